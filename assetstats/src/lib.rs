@@ -1,0 +1,2 @@
+//! `assetstats`: see ARCHITECTURE.md.
+#![forbid(unsafe_code)]

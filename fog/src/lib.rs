@@ -1,0 +1,2 @@
+//! `fog`: see ARCHITECTURE.md.
+#![forbid(unsafe_code)]

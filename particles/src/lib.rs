@@ -1,0 +1,2 @@
+//! `particles`: see ARCHITECTURE.md.
+#![forbid(unsafe_code)]

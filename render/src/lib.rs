@@ -1,0 +1,1 @@
+//! `render`: the Vulkan side of particle fog. See ARCHITECTURE.md.

@@ -1,0 +1,2 @@
+//! The `particle-fog` command-line tool.
+fn main() {}

@@ -1,0 +1,2 @@
+//! `settings`: see ARCHITECTURE.md.
+#![forbid(unsafe_code)]

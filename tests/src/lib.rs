@@ -1,0 +1,2 @@
+//! Shared helpers for the integration and GPU tests.
+#![forbid(unsafe_code)]
