@@ -1,2 +1,16 @@
-//! `particles`: see ARCHITECTURE.md.
+//! `particles`: what a legacy Second Life particle system is and does.
+//!
+//! - [`types`]: the viewer's `LLPartSysData` / `LLPartData` and their enumerations.
+//! - [`codec`]: the PSYS block wire format, decoded byte-exactly as the viewer does.
+//! - [`lsl`]: import of `llParticleSystem` / `llLinkParticleSystem` calls from creator scripts.
+//! - [`sim`]: the deterministic CPU reference simulation (the oracle for the GPU path).
+//!
+//! Facts and source lines: `../shared/reference/sl-particles.md`.
 #![forbid(unsafe_code)]
+
+pub mod codec;
+pub mod lsl;
+pub mod sim;
+pub mod types;
+
+pub use types::{PartData, PartFlags, PartSysData, PatternKind, SysFlags, Uuid};

@@ -1,0 +1,1 @@
+//! `lsl`: under construction.
