@@ -230,10 +230,14 @@ fn legacy_block_keeps_stray_tail_flags_and_decodes_glow_0_and_blend_7_9() {
     let stray = PartFlags::DATA_GLOW | PartFlags::DATA_BLEND | PartFlags::INTERP_COLOR;
     let block = patched(&encode(&PartSysData::default()), 68, &stray.to_le_bytes());
     assert_eq!(block.len(), LEGACY_BLOCK_SIZE);
-    let p = system(&block).part;
-    assert_eq!(p.flags.0, stray);
-    assert_eq!((p.start_glow, p.end_glow), (0.0, 0.0));
-    assert_eq!((p.blend_func_source, p.blend_func_dest), (7, 9));
+    let sys = system(&block);
+    assert_eq!(sys.part.flags.0, stray);
+    assert_eq!((sys.part.start_glow, sys.part.end_glow), (0.0, 0.0));
+    assert_eq!(
+        (sys.part.blend_func_source, sys.part.blend_func_dest),
+        (7, 9)
+    );
+    assert_eq!(encode(&sys), block, "and re-encodes unchanged");
 }
 
 #[test]
@@ -244,7 +248,7 @@ fn an_86_byte_prefix_of_an_extended_block_decodes_as_legacy_like_the_viewer() {
 }
 
 #[test]
-fn encoder_picks_the_layout_and_rewrites_the_tail_flags() {
+fn encoder_picks_the_layout_and_announces_exactly_the_tails_written() {
     let size_fields = |b: &[u8]| (b[0], b[72], b[76..80].to_vec());
     let mut s = PartSysData::default();
     s.part.flags = PartFlags(PartFlags::DATA_GLOW | PartFlags::DATA_BLEND | PartFlags::EMISSIVE);
@@ -252,8 +256,8 @@ fn encoder_picks_the_layout_and_rewrites_the_tail_flags() {
     assert_eq!(legacy.len(), 86);
     assert_eq!(
         &legacy[68..72],
-        &PartFlags::EMISSIVE.to_le_bytes(),
-        "stray bits cleared"
+        &s.part.flags.0.to_le_bytes(),
+        "legacy keeps the flags word"
     );
 
     s.part.start_glow = 0.5 / 255.0; // truncates to byte 0: still no glow tail

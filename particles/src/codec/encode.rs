@@ -1,9 +1,11 @@
 //! [`PartSysData`] -> block: what a simulator sends (LL's shared pack rules, reference 2.4).
 //!
 //! * Layout: legacy (86 bytes) when both glow bytes are 0 and the blend pair is (7, 9); otherwise
-//!   extended with only the tails needed (96 or 98 bytes). The particle flags' DATA_GLOW and
-//!   DATA_BLEND bits are rewritten to announce exactly the tails written, so the block is
-//!   self-consistent whatever the caller's flags said.
+//!   extended with only the tails needed (96 or 98 bytes). In the extended layout the particle
+//!   flags' DATA_GLOW and DATA_BLEND bits are rewritten to announce exactly the tails written, so
+//!   the block is self-consistent whatever the caller's flags said. The legacy layout carries the
+//!   flags word as given: the viewer keeps it and ignores those two bits there (reference 2.7),
+//!   so a decoded legacy block re-encodes byte for byte.
 //! * Fixed point: see [`super::fixed`] (truncation toward zero, clamped to the field maximum).
 //! * Colours: `round(255 x)` clamped to 0..=255, as LL's `LLColor4` -> `LLColor4U` (`v4color.cpp`).
 //! * Glow: `trunc(255 g)` clamped, as libopenmetaverse and LL's historic float -> U8 conversion.
@@ -28,16 +30,17 @@ pub fn encode(sys: &PartSysData) -> Vec<u8> {
     let glow = [glow_byte(part.start_glow), glow_byte(part.end_glow)];
     let has_glow = glow != [0, 0];
     let has_blend = !part.is_normal_alpha_blend();
-    let mut flags = part.flags.0 & !(PartFlags::DATA_GLOW | PartFlags::DATA_BLEND);
-    if has_glow {
-        flags |= PartFlags::DATA_GLOW;
-    }
-    if has_blend {
-        flags |= PartFlags::DATA_BLEND;
-    }
+    let extended = has_glow || has_blend;
+    let flags = if extended {
+        let tail_bits = PartFlags::DATA_GLOW | PartFlags::DATA_BLEND;
+        let announced = if has_glow { PartFlags::DATA_GLOW } else { 0 }
+            | if has_blend { PartFlags::DATA_BLEND } else { 0 };
+        part.flags.0 & !tail_bits | announced
+    } else {
+        part.flags.0
+    };
 
     let mut w = Writer(Vec::with_capacity(MAX_BLOCK_SIZE));
-    let extended = has_glow || has_blend;
     if extended {
         w.i32(SYS_DATA_SIZE as i32);
     }
