@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 
 use roxmltree::{Document, Node};
 
-use crate::llsd::{element_children, line_of, write_map_entries, Llsd, LlsdParseError};
+use crate::llsd::{element_children, line_of, write_map_entry, Llsd, LlsdParseError};
 use crate::table::{find, SettingDesc, SettingType, SettingValue, SETTINGS};
 use crate::{Settings, SettingsError};
 
@@ -179,7 +179,7 @@ impl SettingsFile {
         for entry in &self.entries {
             match entry {
                 Entry::Foreign(name, value) => {
-                    write_map_entries(&mut out, &[(name.clone(), value.clone())], TOP_LEVEL_INDENT);
+                    write_map_entry(&mut out, name, value, TOP_LEVEL_INDENT);
                 }
                 Entry::Ours(desc) => {
                     self.write_ours(&mut out, desc);
@@ -200,7 +200,7 @@ impl SettingsFile {
         };
         if desc.persist && value != desc.default {
             let entry = entry_llsd(desc, value);
-            write_map_entries(out, &[(desc.name.to_owned(), entry)], TOP_LEVEL_INDENT);
+            write_map_entry(out, desc.name, &entry, TOP_LEVEL_INDENT);
         }
     }
 

@@ -164,11 +164,15 @@ impl Llsd {
 
 /// Writes `<key>k</key>` and the value for each entry at `indent` spaces.
 pub fn write_map_entries(out: &mut String, entries: &[(String, Llsd)], indent: usize) {
-    let pad = " ".repeat(indent);
     for (key, value) in entries {
-        push_elem(out, &pad, "key", &escape(key));
-        value.write_xml(out, indent);
+        write_map_entry(out, key, value, indent);
     }
+}
+
+/// Writes one `<key>key</key>` and its value at `indent` spaces.
+pub fn write_map_entry(out: &mut String, key: &str, value: &Llsd, indent: usize) {
+    push_elem(out, &" ".repeat(indent), "key", &escape(key));
+    value.write_xml(out, indent);
 }
 
 /// Reads the `<key>`/value pairs of a `<map>` element.

@@ -258,3 +258,34 @@ fn a_file_that_failed_to_load_is_not_overwritten_unless_asked() {
         "no temporary file left beside the settings file"
     );
 }
+
+#[test]
+fn unreadable_text_is_an_error_naming_the_file() {
+    let dir = ScratchDir::new("utf8");
+    let path = dir.join("settings.xml");
+    std::fs::write(
+        &path,
+        b"<llsd><map><key>A\xff\xfe</key><integer>1</integer></map></llsd>",
+    )
+    .expect("write");
+    let err = SettingsFile::load(&path).expect_err("not UTF-8");
+    assert!(matches!(err, SettingsError::Io { .. }), "{err:?}");
+    assert!(err.to_string().contains("settings.xml"), "{err}");
+    // roxmltree refuses DTDs (no entity expansion from a settings file): an error, not a panic.
+    let doctype = "<!DOCTYPE llsd [<!ENTITY x \"y\">]>\n<llsd><map /></llsd>";
+    let err = parse_err(doctype);
+    assert!(matches!(err, SettingsError::Xml { line: 1, .. }), "{err:?}");
+}
+
+#[test]
+fn a_failed_save_reports_the_path_and_leaves_no_file() {
+    let dir = ScratchDir::new("save-fail");
+    let path = dir.join("no-such-dir").join("settings.xml");
+    let mut file = SettingsFile::new(&path);
+    let err = file
+        .save(SaveMode::Normal)
+        .expect_err("directory does not exist");
+    assert!(matches!(err, SettingsError::Io { .. }), "{err:?}");
+    assert!(err.to_string().contains("no-such-dir"), "{err}");
+    assert!(!path.exists());
+}
