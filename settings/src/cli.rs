@@ -1,7 +1,7 @@
 //! Text helpers for the `particle-fog settings list|get|set` command and `--set NAME=VALUE`
 //! overrides. They return strings and typed errors; printing and exit codes belong to the binary.
 
-use crate::table::{find_or_err, SETTINGS};
+use crate::table::{find_or_err, SettingType, SETTINGS};
 use crate::{Settings, SettingsError, SettingsFile};
 
 /// One line per setting: name, value (marked `*` when it differs from the default), type, range,
@@ -15,11 +15,14 @@ pub fn list_text(file: &SettingsFile) -> String {
         };
         let changed = if value == desc.default { ' ' } else { '*' };
         let saved = if desc.persist { "" } else { ", not saved" };
+        let range = match desc.ty {
+            SettingType::Boolean => String::new(),
+            _ => format!(", {}", desc.range_text()),
+        };
         out.push_str(&format!(
-            "{:width$} = {value}{changed} ({}, {}, default {}{saved})\n    {}\n",
+            "{:width$} = {value}{changed} ({}{range}, default {}{saved})\n    {}\n",
             desc.name,
             desc.ty.as_str(),
-            desc.range_text(),
             desc.default,
             desc.comment,
         ));
@@ -148,6 +151,22 @@ mod tests {
             .lines()
             .find(|l| l.starts_with("RenderVKVolumetricFog "))
             .unwrap_or("");
-        assert!(vol_line.contains("= true "), "{vol_line}");
+        assert!(
+            vol_line.contains("= true  (Boolean, default true)"),
+            "{vol_line}"
+        );
+        let t_line = text
+            .lines()
+            .find(|l| l.starts_with("RenderVKParticleFogThreshold "))
+            .unwrap_or("");
+        assert!(
+            t_line.contains("= 0.7  (F32, 0.2..=1, default 0.7)"),
+            "{t_line}"
+        );
+        let d_line = text
+            .lines()
+            .find(|l| l.starts_with("RenderVKParticleFogDebug "))
+            .unwrap_or("");
+        assert!(d_line.ends_with("not saved)"), "{d_line}");
     }
 }

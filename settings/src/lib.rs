@@ -9,6 +9,22 @@
 //!   frame and takes a new [`SettingsHandle::snapshot`] when it moved.
 //! * [`cli`]: text helpers for `particle-fog settings list|get|set` and `--set NAME=VALUE`.
 //!
+//! ```
+//! use settings::{cli, SettingsHandle, SettingsFile};
+//!
+//! let mut file = SettingsFile::new("settings.xml"); // or SettingsFile::open(path)?
+//! cli::apply_overrides(&mut file.settings, &["RenderVKParticleFog=1".to_owned()])?;
+//! let handle = SettingsHandle::new(file.settings.clone());
+//! let (mut version, mut current) = handle.versioned_snapshot();
+//! handle.set_text("RenderVKParticleFogStrength", "2")?; // e.g. from the UI thread
+//! // Once per frame: one atomic load unless something changed.
+//! if handle.version() != version {
+//!     (version, current) = handle.versioned_snapshot();
+//! }
+//! assert!(current.particle_fog && current.particle_fog_strength == 2.0);
+//! # Ok::<(), settings::SettingsError>(())
+//! ```
+//!
 //! The GPU form of these settings lives in the crates that upload them; nothing here knows Vulkan.
 #![forbid(unsafe_code)]
 
