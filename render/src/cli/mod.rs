@@ -1,0 +1,3 @@
+//! The `particle-fog` subcommands, one module each; `main.rs` only parses and dispatches.
+
+pub mod devices;
