@@ -13,6 +13,7 @@ pub mod error;
 pub mod gpu_types;
 pub mod names;
 pub mod passes;
+pub mod scene;
 pub mod vk;
 
 /// SPIR-V of every shader, compiled from GLSL by build.rs.

@@ -1,5 +1,6 @@
 //! The `particle-fog` command-line tool: render, benchmark, classify and inspect.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -19,8 +20,45 @@ struct Args {
     command: Command,
 }
 
+/// Settings for subcommands that render or classify: a settings.xml and overrides.
+#[derive(clap::Args, Debug, Default)]
+pub struct SettingsArgs {
+    /// A viewer settings.xml to read settings from (missing file: defaults).
+    #[arg(long = "settings", value_name = "FILE")]
+    pub file: Option<PathBuf>,
+    /// Override one setting, e.g. `--set RenderVKParticleFog=true`; repeatable, later wins.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub overrides: Vec<String>,
+}
+
+#[derive(Subcommand, Debug)]
+enum SettingsAction {
+    /// Every setting with its value, type, range, default and comment.
+    List,
+    /// One setting's value.
+    Get {
+        /// The setting, e.g. RenderVKParticleFogThreshold.
+        name: String,
+    },
+    /// Change one setting and save the file (atomically; foreign keys are kept).
+    Set {
+        /// The setting.
+        name: String,
+        /// The new value (true/false/1/0 for booleans).
+        value: String,
+    },
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Read and change viewer settings in a settings.xml (LLSD), keeping every other key.
+    Settings {
+        /// The settings file.
+        #[arg(long, value_name = "FILE", default_value = cli::settings::DEFAULT_FILE, global = true)]
+        file: PathBuf,
+        #[command(subcommand)]
+        action: SettingsAction,
+    },
     /// List every Vulkan device with the limits and features the project relies on.
     Devices {
         /// Print JSON instead of text.
@@ -55,6 +93,14 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
             } else {
                 print!("{}", cli::devices::text(&devices));
             }
+        }
+        Command::Settings { file, action } => {
+            let text = match action {
+                SettingsAction::List => cli::settings::list(&file)?,
+                SettingsAction::Get { name } => cli::settings::get(&file, &name)?,
+                SettingsAction::Set { name, value } => cli::settings::set(&file, &name, &value)?,
+            };
+            println!("{}", text.trim_end());
         }
     }
     Ok(ExitCode::SUCCESS)
