@@ -64,17 +64,26 @@ fn precedence(op: &str) -> Option<u8> {
     })
 }
 
+/// Deepest expression tree accepted (nesting plus operator-chain length). Bounds the recursion of
+/// the parser and the evaluator so that a hostile script cannot overflow the stack.
+const MAX_EXPR_DEPTH: usize = 200;
+
 /// A cursor over a token slice that parses expressions.
 pub struct Parser<'a> {
     toks: &'a [Token],
     /// Index of the next token.
     pub pos: usize,
+    depth: usize,
 }
 
 impl<'a> Parser<'a> {
     /// Starts parsing at token `pos`.
     pub fn new(toks: &'a [Token], pos: usize) -> Self {
-        Parser { toks, pos }
+        Parser {
+            toks,
+            pos,
+            depth: 0,
+        }
     }
 
     /// The token at `pos + ahead`, if any.
@@ -131,24 +140,44 @@ impl<'a> Parser<'a> {
 
     /// Parses one full expression.
     pub fn expr(&mut self) -> Result<Expr, LslError> {
+        self.depth = 0;
         self.binary(1, false)
     }
 
+    /// Counts one level of tree depth, failing past [`MAX_EXPR_DEPTH`].
+    fn deeper(&mut self) -> Result<(), LslError> {
+        self.depth += 1;
+        if self.depth > MAX_EXPR_DEPTH {
+            return Err(self.error("expression nested too deeply"));
+        }
+        Ok(())
+    }
+
     fn binary(&mut self, min_prec: u8, no_gt: bool) -> Result<Expr, LslError> {
+        let base = self.depth;
         let mut lhs = self.unary()?;
         while let Some(Tok::Punct(op)) = self.peek(0) {
             let Some(prec) = precedence(op) else { break };
             if prec < min_prec || (no_gt && *op == ">") {
                 break;
             }
+            self.deeper()?;
             self.pos += 1;
             let rhs = self.binary(prec + 1, no_gt)?;
             lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs));
         }
+        self.depth = base;
         Ok(lhs)
     }
 
     fn unary(&mut self) -> Result<Expr, LslError> {
+        self.deeper()?;
+        let e = self.unary_inner();
+        self.depth -= 1;
+        e
+    }
+
+    fn unary_inner(&mut self) -> Result<Expr, LslError> {
         if let Some(Tok::Punct(op @ ("-" | "!" | "~" | "++" | "--"))) = self.peek(0) {
             self.pos += 1;
             return Ok(Expr::Unary(op, Box::new(self.unary()?)));
@@ -165,8 +194,12 @@ impl<'a> Parser<'a> {
     }
 
     fn postfix(&mut self) -> Result<Expr, LslError> {
+        let base = self.depth;
         let mut e = self.primary()?;
         loop {
+            if self.at_punct(".") || self.at_punct("++") || self.at_punct("--") {
+                self.deeper()?;
+            }
             if self.at_punct(".") {
                 self.pos += 1;
                 match self.peek(0) {
@@ -180,6 +213,7 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 e = Expr::Unary("++", Box::new(e));
             } else {
+                self.depth = base;
                 return Ok(e);
             }
         }
@@ -251,6 +285,7 @@ impl<'a> Parser<'a> {
 
     /// Parses `( a, b, ... )` after a function name and returns the arguments.
     pub fn arguments(&mut self) -> Result<Vec<Expr>, LslError> {
+        self.depth = 0;
         self.expect("(")?;
         self.items(")", false)
     }
@@ -319,6 +354,23 @@ mod tests {
                 Expr::Ident("C".into())
             )
         );
+    }
+
+    #[test]
+    fn hostile_nesting_is_an_error_not_a_stack_overflow() {
+        for src in [
+            "(".repeat(5000) + "1" + &")".repeat(5000),
+            "1".to_owned() + &" + 1".repeat(5000),
+            "-".repeat(5000) + "1",
+            "v".to_owned() + &".x".repeat(5000),
+        ] {
+            let toks = lex(&src).expect("lexes");
+            let e = Parser::new(&toks, 0).expr().expect_err("too deep");
+            assert!(e.message.contains("too deeply"), "{e}");
+        }
+        let ok = "(".repeat(50) + "1" + &")".repeat(50);
+        let toks = lex(&ok).expect("lexes");
+        assert_eq!(Parser::new(&toks, 0).expr(), Ok(Expr::Int(1)));
     }
 
     #[test]

@@ -29,6 +29,8 @@ pub const MAX_U8_8: f32 = 65_535.0 / 256.0;
 pub const MAX_U3_5: f32 = 255.0 / 32.0;
 /// Range of the S 8.7 wire value (omega), rad/s: [-256, 32767 / 128].
 pub const S8_7_RANGE: (f32, f32) = (-256.0, 32_767.0 / 128.0);
+/// The particle flag bits a script may set (reference 3.1: every PSYS_PART_*_MASK).
+pub const SCRIPT_PART_FLAGS: u32 = 0x5FF;
 /// Largest particle count a burst can carry (one byte on the wire).
 pub const MAX_BURST_COUNT: i32 = 255;
 
@@ -217,7 +219,15 @@ fn as_text(v: &Value) -> Option<&str> {
 
 fn set_int(out: &mut Applied, code: i32, name: &str, i: i32) {
     match code {
-        0 => out.system.part.flags.0 = i as u32,
+        0 => {
+            out.system.part.flags.0 = i as u32;
+            let stray = i as u32 & !SCRIPT_PART_FLAGS;
+            if stray != 0 {
+                out.warnings.push(format!(
+                    "{name} sets bits {stray:#x} that are not script flags; kept raw"
+                ));
+            }
+        }
         9 => match u8::try_from(i) {
             Ok(b) => out.system.pattern = b,
             Err(_) => out

@@ -258,9 +258,17 @@ fn scan_body(
                 continue;
             }
             Tok::Ident(name) if assignment_op(&p).is_some() => {
-                let unconditional = at_stmt_start && w.braces == 0 && w.parens == 0;
-                assignment(&mut p, &mut w, name.clone(), unconditional);
-                continue;
+                let after_dot = p.pos >= 2 && p.token(p.pos - 1) == Some(&Tok::Punct("."));
+                if let (true, Some(Tok::Ident(var))) =
+                    (after_dot, p.pos.checked_sub(2).and_then(|i| p.token(i)))
+                {
+                    let reason = format!("run-time value: `{var}` has a member assigned");
+                    w.env.locals.insert(var.clone(), Err(reason));
+                } else {
+                    let unconditional = at_stmt_start && w.braces == 0 && w.parens == 0;
+                    assignment(&mut p, &mut w, name.clone(), unconditional);
+                    continue;
+                }
             }
             _ => {}
         }
