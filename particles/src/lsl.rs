@@ -52,6 +52,7 @@ mod constants;
 mod eval;
 mod expr;
 mod lexer;
+mod report;
 mod rules;
 mod script;
 
@@ -132,6 +133,14 @@ pub struct LslCall {
 pub fn import(script: &str) -> Result<Vec<LslCall>, LslError> {
     let tokens = lexer::lex(script)?;
     Ok(script::scan(&tokens)?.into_iter().map(build_call).collect())
+}
+
+/// [`import`] as the JSON report the CLI `particle-fog lsl <script.lsl>` prints:
+/// `{"calls": [{"line", "function", "link", "texture", "descriptor", "hex", "unresolved",
+/// "warnings", "empty"}]}`, where `descriptor` is [`crate::json::DescriptorJson`] and `hex` the
+/// encoded PSYS block (`null` and `""` for an empty call).
+pub fn import_report(script: &str) -> Result<serde_json::Value, LslError> {
+    Ok(report::report(&import(script)?))
 }
 
 fn build_call(raw: RawCall) -> LslCall {
