@@ -6,35 +6,93 @@
 
 use super::eval::Value;
 
-/// Rule codes (reference 4.2; 14 is unused and has no constant).
+/// Rule codes by name (reference 4.2): the LSL constant without its `PSYS_` prefix.
+pub mod rule {
+    /// `PSYS_PART_FLAGS`.
+    pub const PART_FLAGS: i32 = 0;
+    /// `PSYS_PART_START_COLOR`.
+    pub const PART_START_COLOR: i32 = 1;
+    /// `PSYS_PART_START_ALPHA`.
+    pub const PART_START_ALPHA: i32 = 2;
+    /// `PSYS_PART_END_COLOR`.
+    pub const PART_END_COLOR: i32 = 3;
+    /// `PSYS_PART_END_ALPHA`.
+    pub const PART_END_ALPHA: i32 = 4;
+    /// `PSYS_PART_START_SCALE`.
+    pub const PART_START_SCALE: i32 = 5;
+    /// `PSYS_PART_END_SCALE`.
+    pub const PART_END_SCALE: i32 = 6;
+    /// `PSYS_PART_MAX_AGE`.
+    pub const PART_MAX_AGE: i32 = 7;
+    /// `PSYS_SRC_ACCEL`.
+    pub const SRC_ACCEL: i32 = 8;
+    /// `PSYS_SRC_PATTERN`.
+    pub const SRC_PATTERN: i32 = 9;
+    /// `PSYS_SRC_INNERANGLE`.
+    pub const SRC_INNERANGLE: i32 = 10;
+    /// `PSYS_SRC_OUTERANGLE`.
+    pub const SRC_OUTERANGLE: i32 = 11;
+    /// `PSYS_SRC_TEXTURE`.
+    pub const SRC_TEXTURE: i32 = 12;
+    /// `PSYS_SRC_BURST_RATE`.
+    pub const SRC_BURST_RATE: i32 = 13;
+    /// `PSYS_SRC_BURST_PART_COUNT`.
+    pub const SRC_BURST_PART_COUNT: i32 = 15;
+    /// `PSYS_SRC_BURST_RADIUS`.
+    pub const SRC_BURST_RADIUS: i32 = 16;
+    /// `PSYS_SRC_BURST_SPEED_MIN`.
+    pub const SRC_BURST_SPEED_MIN: i32 = 17;
+    /// `PSYS_SRC_BURST_SPEED_MAX`.
+    pub const SRC_BURST_SPEED_MAX: i32 = 18;
+    /// `PSYS_SRC_MAX_AGE`.
+    pub const SRC_MAX_AGE: i32 = 19;
+    /// `PSYS_SRC_TARGET_KEY`.
+    pub const SRC_TARGET_KEY: i32 = 20;
+    /// `PSYS_SRC_OMEGA`.
+    pub const SRC_OMEGA: i32 = 21;
+    /// `PSYS_SRC_ANGLE_BEGIN`.
+    pub const SRC_ANGLE_BEGIN: i32 = 22;
+    /// `PSYS_SRC_ANGLE_END`.
+    pub const SRC_ANGLE_END: i32 = 23;
+    /// `PSYS_PART_BLEND_FUNC_SOURCE`.
+    pub const PART_BLEND_FUNC_SOURCE: i32 = 24;
+    /// `PSYS_PART_BLEND_FUNC_DEST`.
+    pub const PART_BLEND_FUNC_DEST: i32 = 25;
+    /// `PSYS_PART_START_GLOW`.
+    pub const PART_START_GLOW: i32 = 26;
+    /// `PSYS_PART_END_GLOW`.
+    pub const PART_END_GLOW: i32 = 27;
+}
+
+/// Rule constants and their codes (reference 4.2; 14 is unused and has no constant).
 pub const RULES: [(&str, i32); 27] = [
-    ("PSYS_PART_FLAGS", 0),
-    ("PSYS_PART_START_COLOR", 1),
-    ("PSYS_PART_START_ALPHA", 2),
-    ("PSYS_PART_END_COLOR", 3),
-    ("PSYS_PART_END_ALPHA", 4),
-    ("PSYS_PART_START_SCALE", 5),
-    ("PSYS_PART_END_SCALE", 6),
-    ("PSYS_PART_MAX_AGE", 7),
-    ("PSYS_SRC_ACCEL", 8),
-    ("PSYS_SRC_PATTERN", 9),
-    ("PSYS_SRC_INNERANGLE", 10),
-    ("PSYS_SRC_OUTERANGLE", 11),
-    ("PSYS_SRC_TEXTURE", 12),
-    ("PSYS_SRC_BURST_RATE", 13),
-    ("PSYS_SRC_BURST_PART_COUNT", 15),
-    ("PSYS_SRC_BURST_RADIUS", 16),
-    ("PSYS_SRC_BURST_SPEED_MIN", 17),
-    ("PSYS_SRC_BURST_SPEED_MAX", 18),
-    ("PSYS_SRC_MAX_AGE", 19),
-    ("PSYS_SRC_TARGET_KEY", 20),
-    ("PSYS_SRC_OMEGA", 21),
-    ("PSYS_SRC_ANGLE_BEGIN", 22),
-    ("PSYS_SRC_ANGLE_END", 23),
-    ("PSYS_PART_BLEND_FUNC_SOURCE", 24),
-    ("PSYS_PART_BLEND_FUNC_DEST", 25),
-    ("PSYS_PART_START_GLOW", 26),
-    ("PSYS_PART_END_GLOW", 27),
+    ("PSYS_PART_FLAGS", rule::PART_FLAGS),
+    ("PSYS_PART_START_COLOR", rule::PART_START_COLOR),
+    ("PSYS_PART_START_ALPHA", rule::PART_START_ALPHA),
+    ("PSYS_PART_END_COLOR", rule::PART_END_COLOR),
+    ("PSYS_PART_END_ALPHA", rule::PART_END_ALPHA),
+    ("PSYS_PART_START_SCALE", rule::PART_START_SCALE),
+    ("PSYS_PART_END_SCALE", rule::PART_END_SCALE),
+    ("PSYS_PART_MAX_AGE", rule::PART_MAX_AGE),
+    ("PSYS_SRC_ACCEL", rule::SRC_ACCEL),
+    ("PSYS_SRC_PATTERN", rule::SRC_PATTERN),
+    ("PSYS_SRC_INNERANGLE", rule::SRC_INNERANGLE),
+    ("PSYS_SRC_OUTERANGLE", rule::SRC_OUTERANGLE),
+    ("PSYS_SRC_TEXTURE", rule::SRC_TEXTURE),
+    ("PSYS_SRC_BURST_RATE", rule::SRC_BURST_RATE),
+    ("PSYS_SRC_BURST_PART_COUNT", rule::SRC_BURST_PART_COUNT),
+    ("PSYS_SRC_BURST_RADIUS", rule::SRC_BURST_RADIUS),
+    ("PSYS_SRC_BURST_SPEED_MIN", rule::SRC_BURST_SPEED_MIN),
+    ("PSYS_SRC_BURST_SPEED_MAX", rule::SRC_BURST_SPEED_MAX),
+    ("PSYS_SRC_MAX_AGE", rule::SRC_MAX_AGE),
+    ("PSYS_SRC_TARGET_KEY", rule::SRC_TARGET_KEY),
+    ("PSYS_SRC_OMEGA", rule::SRC_OMEGA),
+    ("PSYS_SRC_ANGLE_BEGIN", rule::SRC_ANGLE_BEGIN),
+    ("PSYS_SRC_ANGLE_END", rule::SRC_ANGLE_END),
+    ("PSYS_PART_BLEND_FUNC_SOURCE", rule::PART_BLEND_FUNC_SOURCE),
+    ("PSYS_PART_BLEND_FUNC_DEST", rule::PART_BLEND_FUNC_DEST),
+    ("PSYS_PART_START_GLOW", rule::PART_START_GLOW),
+    ("PSYS_PART_END_GLOW", rule::PART_END_GLOW),
 ];
 
 /// Integer value constants: particle flag masks, patterns, blend factors, links, booleans.

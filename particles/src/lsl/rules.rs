@@ -8,7 +8,7 @@
 
 use glam::{Vec2, Vec3, Vec4, Vec4Swizzles};
 
-use super::constants::rule_name;
+use super::constants::{rule, rule_name};
 use super::eval::{float_to_int, Item, Value};
 use super::Unresolved;
 use crate::types::{blend, PartSysData, SysFlags, Uuid};
@@ -110,46 +110,48 @@ fn reset(out: &mut Applied, code: i32) {
     let d = PartSysData::default();
     let p = &mut out.system.part;
     match code {
-        0 => p.flags = d.part.flags,
-        1 => p.start_color = p.start_color.with_xyz(d.part.start_color.truncate()),
-        2 => p.start_color.w = d.part.start_color.w,
-        3 => p.end_color = p.end_color.with_xyz(d.part.end_color.truncate()),
-        4 => p.end_color.w = d.part.end_color.w,
-        5 => p.start_scale = d.part.start_scale,
-        6 => p.end_scale = d.part.end_scale,
-        7 => p.max_age = d.part.max_age,
-        24 => p.blend_func_source = d.part.blend_func_source,
-        25 => p.blend_func_dest = d.part.blend_func_dest,
-        26 => p.start_glow = d.part.start_glow,
-        27 => p.end_glow = d.part.end_glow,
+        rule::PART_FLAGS => p.flags = d.part.flags,
+        rule::PART_START_COLOR => {
+            p.start_color = p.start_color.with_xyz(d.part.start_color.truncate())
+        }
+        rule::PART_START_ALPHA => p.start_color.w = d.part.start_color.w,
+        rule::PART_END_COLOR => p.end_color = p.end_color.with_xyz(d.part.end_color.truncate()),
+        rule::PART_END_ALPHA => p.end_color.w = d.part.end_color.w,
+        rule::PART_START_SCALE => p.start_scale = d.part.start_scale,
+        rule::PART_END_SCALE => p.end_scale = d.part.end_scale,
+        rule::PART_MAX_AGE => p.max_age = d.part.max_age,
+        rule::PART_BLEND_FUNC_SOURCE => p.blend_func_source = d.part.blend_func_source,
+        rule::PART_BLEND_FUNC_DEST => p.blend_func_dest = d.part.blend_func_dest,
+        rule::PART_START_GLOW => p.start_glow = d.part.start_glow,
+        rule::PART_END_GLOW => p.end_glow = d.part.end_glow,
         _ => {}
     }
     let s = &mut out.system;
     match code {
-        8 => s.part_accel = d.part_accel,
-        9 => s.pattern = d.pattern,
-        10 | 22 => set_angle_flag(s, code, d.inner_angle),
-        11 | 23 => set_angle_flag(s, code, d.outer_angle),
-        12 => {
+        rule::SRC_ACCEL => s.part_accel = d.part_accel,
+        rule::SRC_PATTERN => s.pattern = d.pattern,
+        rule::SRC_INNERANGLE | rule::SRC_ANGLE_BEGIN => set_angle_flag(s, code, d.inner_angle),
+        rule::SRC_OUTERANGLE | rule::SRC_ANGLE_END => set_angle_flag(s, code, d.outer_angle),
+        rule::SRC_TEXTURE => {
             s.part_image_id = d.part_image_id;
             out.texture = None;
         }
-        13 => s.burst_rate = d.burst_rate,
-        15 => s.burst_part_count = d.burst_part_count,
-        16 => s.burst_radius = d.burst_radius,
-        17 => s.burst_speed_min = d.burst_speed_min,
-        18 => s.burst_speed_max = d.burst_speed_max,
-        19 => s.max_age = d.max_age,
-        20 => s.target_uuid = d.target_uuid,
-        21 => s.angular_velocity = d.angular_velocity,
+        rule::SRC_BURST_RATE => s.burst_rate = d.burst_rate,
+        rule::SRC_BURST_PART_COUNT => s.burst_part_count = d.burst_part_count,
+        rule::SRC_BURST_RADIUS => s.burst_radius = d.burst_radius,
+        rule::SRC_BURST_SPEED_MIN => s.burst_speed_min = d.burst_speed_min,
+        rule::SRC_BURST_SPEED_MAX => s.burst_speed_max = d.burst_speed_max,
+        rule::SRC_MAX_AGE => s.max_age = d.max_age,
+        rule::SRC_TARGET_KEY => s.target_uuid = d.target_uuid,
+        rule::SRC_OMEGA => s.angular_velocity = d.angular_velocity,
         _ => {}
     }
 }
 
 /// Stores an angle and sets (BEGIN/END) or clears (INNER/OUTER) USE_NEW_ANGLE (reference 3.2).
 fn set_angle_flag(s: &mut PartSysData, code: i32, radians: f32) {
-    let new_style = code == 22 || code == 23;
-    if code == 10 || code == 22 {
+    let new_style = code == rule::SRC_ANGLE_BEGIN || code == rule::SRC_ANGLE_END;
+    if code == rule::SRC_INNERANGLE || code == rule::SRC_ANGLE_BEGIN {
         s.inner_angle = radians;
     } else {
         s.outer_angle = radians;
@@ -172,9 +174,20 @@ fn clamp(out: &mut Applied, name: &str, v: f32, lo: f32, hi: f32) -> f32 {
 
 fn set(out: &mut Applied, code: i32, name: &str, v: &Value) {
     let ok = match code {
-        0 | 9 | 15 | 24 | 25 => as_int(v).map(|i| set_int(out, code, name, i)).is_some(),
-        1 | 3 | 5 | 6 | 8 | 21 => as_vec(v).map(|x| set_vector(out, code, name, x)).is_some(),
-        12 | 20 => as_text(v).map(|t| set_text(out, code, name, t)).is_some(),
+        rule::PART_FLAGS
+        | rule::SRC_PATTERN
+        | rule::SRC_BURST_PART_COUNT
+        | rule::PART_BLEND_FUNC_SOURCE
+        | rule::PART_BLEND_FUNC_DEST => as_int(v).map(|i| set_int(out, code, name, i)).is_some(),
+        rule::PART_START_COLOR
+        | rule::PART_END_COLOR
+        | rule::PART_START_SCALE
+        | rule::PART_END_SCALE
+        | rule::SRC_ACCEL
+        | rule::SRC_OMEGA => as_vec(v).map(|x| set_vector(out, code, name, x)).is_some(),
+        rule::SRC_TEXTURE | rule::SRC_TARGET_KEY => {
+            as_text(v).map(|t| set_text(out, code, name, t)).is_some()
+        }
         _ => as_float(v)
             .map(|f| set_float(out, code, name, f as f32))
             .is_some(),
@@ -219,7 +232,7 @@ fn as_text(v: &Value) -> Option<&str> {
 
 fn set_int(out: &mut Applied, code: i32, name: &str, i: i32) {
     match code {
-        0 => {
+        rule::PART_FLAGS => {
             out.system.part.flags.0 = i as u32;
             let stray = i as u32 & !SCRIPT_PART_FLAGS;
             if stray != 0 {
@@ -228,18 +241,22 @@ fn set_int(out: &mut Applied, code: i32, name: &str, i: i32) {
                 ));
             }
         }
-        9 => match u8::try_from(i) {
+        rule::SRC_PATTERN => match u8::try_from(i) {
             Ok(b) => out.system.pattern = b,
             Err(_) => out
                 .warnings
                 .push(format!("{name} {i} is not a pattern byte; default kept")),
         },
-        15 => out.system.burst_part_count = i.clamp(0, MAX_BURST_COUNT) as u8,
+        rule::SRC_BURST_PART_COUNT => {
+            out.system.burst_part_count = i.clamp(0, MAX_BURST_COUNT) as u8
+        }
         _ => match u8::try_from(i)
             .ok()
             .filter(|&b| blend::is_valid_for_scripts(b))
         {
-            Some(b) if code == 24 => out.system.part.blend_func_source = b,
+            Some(b) if code == rule::PART_BLEND_FUNC_SOURCE => {
+                out.system.part.blend_func_source = b
+            }
             Some(b) => out.system.part.blend_func_dest = b,
             None => {
                 out.warnings.push(format!(
@@ -249,7 +266,7 @@ fn set_int(out: &mut Applied, code: i32, name: &str, i: i32) {
             }
         },
     }
-    if code == 15 && !(0..=MAX_BURST_COUNT).contains(&i) {
+    if code == rule::SRC_BURST_PART_COUNT && !(0..=MAX_BURST_COUNT).contains(&i) {
         out.warnings.push(format!(
             "{name} {i} clamped to {}",
             out.system.burst_part_count
@@ -259,32 +276,32 @@ fn set_int(out: &mut Applied, code: i32, name: &str, i: i32) {
 
 fn set_vector(out: &mut Applied, code: i32, name: &str, v: Vec3) {
     match code {
-        1 | 3 => {
+        rule::PART_START_COLOR | rule::PART_END_COLOR => {
             let c = Vec3::new(
                 clamp(out, name, v.x, 0.0, 1.0),
                 clamp(out, name, v.y, 0.0, 1.0),
                 clamp(out, name, v.z, 0.0, 1.0),
             );
             let p = &mut out.system.part;
-            let target: &mut Vec4 = if code == 1 {
+            let target: &mut Vec4 = if code == rule::PART_START_COLOR {
                 &mut p.start_color
             } else {
                 &mut p.end_color
             };
             *target = target.with_xyz(c);
         }
-        5 | 6 => {
+        rule::PART_START_SCALE | rule::PART_END_SCALE => {
             let s = Vec2::new(
                 clamp(out, name, v.x, 0.0, MAX_PART_SCALE_M),
                 clamp(out, name, v.y, 0.0, MAX_PART_SCALE_M),
             );
-            if code == 5 {
+            if code == rule::PART_START_SCALE {
                 out.system.part.start_scale = s;
             } else {
                 out.system.part.end_scale = s;
             }
         }
-        8 => {
+        rule::SRC_ACCEL => {
             let m = MAX_ACCEL_MPS2;
             out.system.part_accel = Vec3::new(
                 clamp(out, name, v.x, -m, m),
@@ -305,7 +322,7 @@ fn set_vector(out: &mut Applied, code: i32, name: &str, v: Vec3) {
 
 fn set_text(out: &mut Applied, code: i32, name: &str, text: &str) {
     let id = text.parse::<Uuid>().ok();
-    if code == 12 {
+    if code == rule::SRC_TEXTURE {
         out.system.part_image_id = id.unwrap_or(Uuid::NIL);
         out.texture = Some(text.to_owned());
     } else {
@@ -319,24 +336,29 @@ fn set_text(out: &mut Applied, code: i32, name: &str, text: &str) {
 
 fn set_float(out: &mut Applied, code: i32, name: &str, f: f32) {
     match code {
-        2 => out.system.part.start_color.w = clamp(out, name, f, 0.0, 1.0),
-        4 => out.system.part.end_color.w = clamp(out, name, f, 0.0, 1.0),
-        7 => out.system.part.max_age = clamp(out, name, f, 0.0, MAX_PART_AGE_S),
-        26 => out.system.part.start_glow = clamp(out, name, f, 0.0, 1.0),
-        27 => out.system.part.end_glow = clamp(out, name, f, 0.0, 1.0),
-        10 | 11 | 22 | 23 => {
+        rule::PART_START_ALPHA => out.system.part.start_color.w = clamp(out, name, f, 0.0, 1.0),
+        rule::PART_END_ALPHA => out.system.part.end_color.w = clamp(out, name, f, 0.0, 1.0),
+        rule::PART_MAX_AGE => out.system.part.max_age = clamp(out, name, f, 0.0, MAX_PART_AGE_S),
+        rule::PART_START_GLOW => out.system.part.start_glow = clamp(out, name, f, 0.0, 1.0),
+        rule::PART_END_GLOW => out.system.part.end_glow = clamp(out, name, f, 0.0, 1.0),
+        rule::SRC_INNERANGLE
+        | rule::SRC_OUTERANGLE
+        | rule::SRC_ANGLE_BEGIN
+        | rule::SRC_ANGLE_END => {
             let a = clamp(out, name, f, 0.0, MAX_U3_5);
             set_angle_flag(&mut out.system, code, a);
         }
-        13 => out.system.burst_rate = clamp(out, name, f, 0.0, MAX_U8_8),
-        16 => out.system.burst_radius = clamp(out, name, f, 0.0, MAX_BURST_RADIUS_M),
-        17 | 18 => {
+        rule::SRC_BURST_RATE => out.system.burst_rate = clamp(out, name, f, 0.0, MAX_U8_8),
+        rule::SRC_BURST_RADIUS => {
+            out.system.burst_radius = clamp(out, name, f, 0.0, MAX_BURST_RADIUS_M)
+        }
+        rule::SRC_BURST_SPEED_MIN | rule::SRC_BURST_SPEED_MAX => {
             let s = clamp(out, name, f, -MAX_BURST_SPEED_MPS, MAX_BURST_SPEED_MPS).max(0.0);
             if f < 0.0 {
                 out.warnings
                     .push(format!("{name} {f} is negative; encodes as 0"));
             }
-            if code == 17 {
+            if code == rule::SRC_BURST_SPEED_MIN {
                 out.system.burst_speed_min = s;
             } else {
                 out.system.burst_speed_max = s;
