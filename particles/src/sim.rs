@@ -21,14 +21,16 @@
 //! compete for the same count.
 //!
 //! Modelled simplifications, each documented where it applies: wind is one uniform region vector
-//! ([`Simulation::set_wind`]); distance throttling, sub-pixel skipping, the adaptive reference rate
-//! and the 8x slower update of invisible groups need a camera and are **not modelled**; spatial
-//! groups do not exist (they only affect culling and draw order).
+//! ([`Simulation::set_wind`]); distance throttling and sub-pixel skipping apply only when a
+//! [`Camera`] is set ([`Simulation::set_camera`]); the 8x slower update of invisible spatial groups
+//! is **not modelled** (it needs visibility), and spatial groups do not exist (they only affect
+//! culling and draw order); the viewer's `mDelay` start-up ramp is not modelled.
 
 mod budget;
 mod emit;
 mod ribbons;
 pub mod rng;
+mod throttle;
 mod update;
 
 use glam::{Quat, Vec2, Vec3, Vec4};
@@ -37,8 +39,11 @@ use rayon::prelude::*;
 use crate::types::{PartFlags, PartSysData};
 
 use budget::{Budget, BudgetGate, Unlimited};
-pub use budget::{DEFAULT_MAX_PARTICLES, HARD_MAX_PARTICLES, INITIAL_BURST_SHARE};
+pub use budget::{
+    DEFAULT_MAX_PARTICLES, HARD_MAX_PARTICLES, INITIAL_BURST_SHARE, INITIAL_REF_RATE,
+};
 use emit::SourceState;
+pub use throttle::Camera;
 
 /// The viewer's clamp on the simulation step, seconds (`updateSimulation`).
 pub const MAX_STEP_DT_S: f32 = 0.1;
@@ -163,12 +168,14 @@ pub struct FrameStats {
     pub frame: u64,
     /// The clamped step, seconds.
     pub dt: f32,
-    /// Bursts started (after the budget check).
+    /// Bursts started (after the budget and distance checks).
     pub bursts: u32,
+    /// Bursts skipped by distance throttling (sub-pixel or too far to be seen in time).
+    pub bursts_skipped_by_distance: u32,
     /// Particles created.
     pub emitted: u32,
-    /// Candidates dropped by the global burst share.
-    pub dropped_by_share: u32,
+    /// Candidates dropped by the global burst share or the distance-limited rate.
+    pub dropped_candidates: u32,
     /// Candidates refused at the hard cap.
     pub refused_at_cap: u32,
     /// Particles discarded for a position beyond 1e6 m or non-finite.
@@ -188,6 +195,7 @@ pub struct Simulation {
     sources: Vec<SourceState>,
     next_id: u32,
     wind: Vec3,
+    camera: Option<Camera>,
     frame: u64,
     budget: Option<Budget>,
     last_stats: FrameStats,
@@ -201,6 +209,7 @@ impl Simulation {
             sources: Vec::new(),
             next_id: 0,
             wind: Vec3::ZERO,
+            camera: None,
             frame: 0,
             budget: cfg.max_particles.map(Budget::new),
             last_stats: FrameStats::default(),
@@ -254,6 +263,12 @@ impl Simulation {
         self.wind = wind;
     }
 
+    /// Sets (or clears) the camera. With a camera, bursts are distance-throttled as in the viewer
+    /// (reference 5.5); without one (the default) they are not.
+    pub fn set_camera(&mut self, camera: Option<Camera>) {
+        self.camera = camera;
+    }
+
     /// Advances one frame of `frame_dt` seconds (clamped to [`MAX_STEP_DT_S`]).
     pub fn step(&mut self, frame_dt: f32) -> FrameStats {
         let dt = if frame_dt.is_finite() {
@@ -269,6 +284,8 @@ impl Simulation {
         let ctx = emit::EmitCtx {
             seed: self.cfg.seed,
             dt,
+            camera: self.camera,
+            ref_rate: self.budget.map_or(INITIAL_REF_RATE, |b| b.ref_rate),
         };
         let emitted = match self.budget {
             None => self

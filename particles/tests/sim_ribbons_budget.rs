@@ -4,7 +4,9 @@
 use std::f32::consts::FRAC_PI_2;
 
 use glam::{Quat, Vec3};
-use particles::sim::{Particle, SimConfig, Simulation, SourceDesc, SourceId, HARD_MAX_PARTICLES};
+use particles::sim::{
+    Camera, Particle, SimConfig, Simulation, SourceDesc, SourceId, HARD_MAX_PARTICLES,
+};
 use particles::types::{pattern, PartFlags, PartSysData, SysFlags};
 
 const S: Vec3 = Vec3::new(10.0, 20.0, 30.0);
@@ -223,12 +225,12 @@ fn the_initial_burst_share_drops_about_half_of_the_candidates() {
     });
     sim.add_source(desc(flood_sys(255), S, Quat::IDENTITY));
     let st = sim.step(1.0 / 60.0);
-    assert_eq!(st.emitted + st.dropped_by_share, 255);
+    assert_eq!(st.emitted + st.dropped_candidates, 255);
     // Binomial(255, 0.5): mean 127.5, standard deviation 8.
     assert!(
-        (95..=160).contains(&st.dropped_by_share),
+        (95..=160).contains(&st.dropped_candidates),
         "dropped {}",
-        st.dropped_by_share
+        st.dropped_candidates
     );
     let mut free = Simulation::new(SimConfig {
         seed: 4,
@@ -237,7 +239,7 @@ fn the_initial_burst_share_drops_about_half_of_the_candidates() {
     free.add_source(desc(flood_sys(255), S, Quat::IDENTITY));
     let st = free.step(1.0 / 60.0);
     assert_eq!(
-        (st.emitted, st.dropped_by_share),
+        (st.emitted, st.dropped_candidates),
         (255, 0),
         "no budget, no drops"
     );
@@ -299,16 +301,22 @@ fn snapshot(sim: &Simulation) -> Vec<Particle> {
 
 #[test]
 fn same_seed_and_frames_give_identical_particles_on_any_thread_count() {
-    let a = snapshot(&scene(77, Some(4096)));
-    let b = snapshot(&scene(77, Some(4096)));
-    assert!(!a.is_empty());
-    assert_eq!(a, b);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .expect("a one-thread pool");
-    let single = pool.install(|| snapshot(&scene(77, Some(4096))));
-    assert_eq!(a, single, "results do not depend on scheduling");
+    // With a budget emission is sequential; without one it runs on rayon too.
+    for budget in [Some(4096), None] {
+        let a = snapshot(&scene(77, budget));
+        let b = snapshot(&scene(77, budget));
+        assert!(!a.is_empty());
+        assert_eq!(a, b);
+        let single = pool.install(|| snapshot(&scene(77, budget)));
+        assert_eq!(
+            a, single,
+            "results do not depend on scheduling ({budget:?})"
+        );
+    }
 }
 
 #[test]
@@ -327,4 +335,47 @@ fn a_different_seed_moves_particles_but_keeps_the_counts() {
         "{differing} of {} differ",
         pa.len()
     );
+}
+
+/// 0.5 m particles, 255 per burst, seen by a camera with 100 px/m: visible out to 50 m.
+fn throttled(distance_m: f32, scale_m: f32) -> (u32, u32, u32) {
+    let mut s = flood_sys(255);
+    s.part.start_scale = glam::Vec2::splat(scale_m);
+    s.part.end_scale = glam::Vec2::splat(scale_m);
+    s.part.max_age = 10.0;
+    let mut sim = Simulation::new(SimConfig {
+        seed: 6,
+        max_particles: None,
+    });
+    sim.add_source(desc(s, Vec3::new(distance_m, 0.0, 0.0), Quat::IDENTITY));
+    sim.set_camera(Some(Camera {
+        position: Vec3::ZERO,
+        pixels_per_metre: 100.0,
+    }));
+    let (mut emitted, mut dropped, mut skipped) = (0, 0, 0);
+    for _ in 0..8 {
+        let st = sim.step(1.0 / 60.0);
+        emitted += st.emitted;
+        dropped += st.dropped_candidates;
+        skipped += st.bursts_skipped_by_distance;
+    }
+    (emitted, dropped, skipped)
+}
+
+#[test]
+fn distance_throttling_thins_far_sources_and_skips_invisible_ones() {
+    assert_eq!(
+        throttled(40.0, 0.5),
+        (8 * 255, 0, 0),
+        "inside the visible range"
+    );
+    // 80 m: 30 m beyond, travel 30 * 0.0625 = 1.875 s of a 10 s life: drop 18.75 %.
+    let (emitted, dropped, skipped) = throttled(80.0, 0.5);
+    assert_eq!((emitted + dropped, skipped), (8 * 255, 0));
+    let share = dropped as f32 / (8.0 * 255.0);
+    assert!((share - 0.1875).abs() < 0.03, "dropped {share}");
+    // 250 m: 12.5 s of travel exceeds 10 - 0.2 s: every burst skipped.
+    assert_eq!(throttled(250.0, 0.5), (0, 0, 8));
+    // 0.002 m particles are under a quarter pixel even at 100 px/m.
+    assert_eq!(throttled(1.0, 0.002), (0, 0, 8));
 }

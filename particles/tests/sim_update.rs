@@ -166,7 +166,7 @@ fn glow_is_interpolated_without_flags_and_rounded_to_a_byte() {
     // f = 0.25: 63.75 -> 64.
     assert_eq!(only(&sim, id).glow, 64.0 / 255.0);
     steps(&mut sim, 4, DT);
-    // f = 0.5: 127.5 -> 128 (half rounds up).
+    // f = 0.5: 127.5 -> 128.
     assert_eq!(only(&sim, id).glow, 128.0 / 255.0);
 }
 

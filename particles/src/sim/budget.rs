@@ -11,7 +11,9 @@
 //!   `min(0.1, 0.1 * max(target, share))`. Each emission candidate is dropped with probability
 //!   `1 - share`, the draw coming from the hashed stream (draw index [`super::emit::DRAW_SHARE`]).
 //!
-//! Distance throttling and the adaptive reference rate need a camera and are not modelled.
+//! * The adaptive reference rate used by distance throttling (starting at 0.0625) is doubled at
+//!   the end of every 16th frame when the live count is above 87.5 % of the maximum (up to 2),
+//!   and halved when it is below 50 % (down to 0.03125). Without a budget it stays at 0.0625.
 
 /// `RenderMaxPartCount` default (viewer `settings.xml`).
 pub const DEFAULT_MAX_PARTICLES: u32 = 4096;
@@ -21,6 +23,18 @@ pub const HARD_MAX_PARTICLES: u32 = 8192;
 pub const INITIAL_BURST_SHARE: f32 = 0.5;
 /// The share is re-estimated on frames whose index is a multiple of this.
 pub const SHARE_UPDATE_PERIOD_FRAMES: u64 = 16;
+/// Initial adaptive reference rate (`sParticleAdaptiveRate`).
+pub const INITIAL_REF_RATE: f32 = 0.0625;
+/// The reference rate is doubled only while below this.
+const MAX_REF_RATE: f32 = 2.0;
+/// The reference rate is halved only while above this.
+const MIN_REF_RATE: f32 = 0.031_25;
+/// Factor applied per adaptation.
+const REF_RATE_FACTOR: f32 = 2.0;
+/// Live fraction of the maximum above which the reference rate doubles.
+const REF_RATE_HIGH_FILL: f32 = 0.875;
+/// Live fraction of the maximum below which the reference rate halves.
+const REF_RATE_LOW_FILL: f32 = 0.5;
 /// Share added per update while no particle is alive.
 const SHARE_CREEP_EMPTY: f32 = 0.001_25;
 /// Share added per update when the share has collapsed to (almost) zero.
@@ -36,8 +50,9 @@ const SHARE_GAIN: f32 = 0.5;
 pub(crate) trait EmitGate {
     /// True when the source must stop bursting for the rest of the frame.
     fn above_limit(&self) -> bool;
-    /// Whether a candidate with random draw `unit` in `[0, 1)` survives the share.
-    fn keep_candidate(&self, unit: f32) -> bool;
+    /// Whether a candidate with random draw `unit` in `[0, 1)` survives the share and the
+    /// distance-limited drop probability `limited`.
+    fn keep_candidate(&self, unit: f32, limited: f32) -> bool;
     /// Admits one new particle (counting it) or refuses it at the hard cap.
     fn admit(&mut self) -> bool;
 }
@@ -49,8 +64,8 @@ impl EmitGate for Unlimited {
     fn above_limit(&self) -> bool {
         false
     }
-    fn keep_candidate(&self, _unit: f32) -> bool {
-        true
+    fn keep_candidate(&self, unit: f32, limited: f32) -> bool {
+        unit >= limited
     }
     fn admit(&mut self) -> bool {
         true
@@ -64,6 +79,8 @@ pub(crate) struct Budget {
     pub max_count: u32,
     /// The global burst-rate share in `[0, 1]`.
     pub share: f32,
+    /// The adaptive reference rate of distance throttling.
+    pub ref_rate: f32,
 }
 
 impl Budget {
@@ -72,13 +89,20 @@ impl Budget {
         Budget {
             max_count: setting.min(HARD_MAX_PARTICLES),
             share: INITIAL_BURST_SHARE,
+            ref_rate: INITIAL_REF_RATE,
         }
     }
 
-    /// The end-of-frame share update (`updatePartBurstRate`); call it with the live count.
+    /// The end-of-frame updates (reference rate, then `updatePartBurstRate`), with the live count.
     pub fn end_frame(&mut self, frame: u64, live: u32) {
         if !frame.is_multiple_of(SHARE_UPDATE_PERIOD_FRAMES) {
             return;
+        }
+        let (live_f, max_f) = (live as f32, self.max_count as f32);
+        if live_f > REF_RATE_HIGH_FILL * max_f && self.ref_rate < MAX_REF_RATE {
+            self.ref_rate *= REF_RATE_FACTOR;
+        } else if live_f < REF_RATE_LOW_FILL * max_f && self.ref_rate > MIN_REF_RATE {
+            self.ref_rate /= REF_RATE_FACTOR;
         }
         if live >= HARD_MAX_PARTICLES {
             self.share = 0.0;
@@ -111,8 +135,8 @@ impl EmitGate for BudgetGate {
     fn above_limit(&self) -> bool {
         self.live > self.max_count
     }
-    fn keep_candidate(&self, unit: f32) -> bool {
-        unit >= 1.0 - self.share
+    fn keep_candidate(&self, unit: f32, limited: f32) -> bool {
+        unit >= (1.0 - self.share).max(limited)
     }
     fn admit(&mut self) -> bool {
         if self.live >= HARD_MAX_PARTICLES {
@@ -178,12 +202,32 @@ mod tests {
         };
         assert!(!full.admit());
         assert_eq!(full.live, HARD_MAX_PARTICLES);
-        assert!(g.keep_candidate(0.0), "share 1 keeps everything");
+        assert!(g.keep_candidate(0.0, 0.0), "share 1 keeps everything");
+        assert!(
+            !g.keep_candidate(0.2, 0.25),
+            "the distance rate still drops"
+        );
         let half = BudgetGate {
             live: 0,
             max_count: 10,
             share: 0.5,
         };
-        assert!(!half.keep_candidate(0.49) && half.keep_candidate(0.5));
+        assert!(!half.keep_candidate(0.49, 0.0) && half.keep_candidate(0.5, 0.0));
+    }
+
+    #[test]
+    fn reference_rate_doubles_when_nearly_full_and_halves_when_half_empty() {
+        let mut b = Budget::new(100);
+        b.end_frame(0, 90);
+        assert_eq!(b.ref_rate, 0.125, "90 > 87.5 % of 100");
+        b.end_frame(3, 90);
+        assert_eq!(b.ref_rate, 0.125, "only every 16th frame");
+        b.end_frame(16, 70);
+        assert_eq!(b.ref_rate, 0.125, "between 50 % and 87.5 %: unchanged");
+        b.end_frame(32, 40);
+        b.end_frame(48, 40);
+        assert_eq!(b.ref_rate, 0.031_25);
+        b.end_frame(64, 40);
+        assert_eq!(b.ref_rate, 0.031_25, "floor");
     }
 }

@@ -20,6 +20,7 @@ use glam::{Quat, Vec3};
 
 use super::budget::EmitGate;
 use super::rng::Stream;
+use super::throttle::{burst_throttle, Camera, Throttle};
 use super::{Particle, SourceDesc, SourceId, SourceView};
 use crate::types::{PartFlags, PartSysData, PatternKind, SysFlags};
 
@@ -58,14 +59,19 @@ pub(crate) struct EmitCtx {
     pub seed: u64,
     /// The clamped frame step, seconds.
     pub dt: f32,
+    /// The camera for distance throttling, if any.
+    pub camera: Option<Camera>,
+    /// The adaptive reference rate of distance throttling.
+    pub ref_rate: f32,
 }
 
 /// Emission counters, summed over sources.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct EmitStats {
     pub bursts: u32,
+    pub skipped_by_distance: u32,
     pub emitted: u32,
-    pub dropped_by_share: u32,
+    pub dropped_candidates: u32,
     pub refused_at_cap: u32,
     pub discarded: u32,
 }
@@ -75,8 +81,9 @@ impl EmitStats {
     pub fn merged(self, o: EmitStats) -> EmitStats {
         EmitStats {
             bursts: self.bursts + o.bursts,
+            skipped_by_distance: self.skipped_by_distance + o.skipped_by_distance,
             emitted: self.emitted + o.emitted,
-            dropped_by_share: self.dropped_by_share + o.dropped_by_share,
+            dropped_candidates: self.dropped_candidates + o.dropped_candidates,
             refused_at_cap: self.refused_at_cap + o.refused_at_cap,
             discarded: self.discarded + o.discarded,
         }
@@ -85,8 +92,9 @@ impl EmitStats {
     /// Copies the counters into the frame statistics.
     pub fn add_to(self, s: &mut super::FrameStats) {
         s.bursts += self.bursts;
+        s.bursts_skipped_by_distance += self.skipped_by_distance;
         s.emitted += self.emitted;
-        s.dropped_by_share += self.dropped_by_share;
+        s.dropped_candidates += self.dropped_candidates;
         s.refused_at_cap += self.refused_at_cap;
         s.discarded_out_of_range += self.discarded;
     }
@@ -183,9 +191,17 @@ pub(crate) fn update_source(
             src.last_emit = src.elapsed;
             break;
         }
+        let limited = match burst_throttle(&src.sys, src.pos, ctx.camera.as_ref(), ctx.ref_rate) {
+            Throttle::Skip => {
+                stats.skipped_by_distance += 1;
+                src.last_emit = src.elapsed;
+                break;
+            }
+            Throttle::DropAtLeast(rate) => rate,
+        };
         stats.bursts += 1;
         for _ in 0..src.sys.burst_part_count {
-            emit_candidate(src, ctx.seed, gate, &mut stats);
+            emit_candidate(src, ctx.seed, limited, gate, &mut stats);
         }
         src.last_emit = src.elapsed;
         pending -= rate;
@@ -208,14 +224,15 @@ fn advance_omega(src: &mut SourceState, dt: f32) {
 fn emit_candidate(
     src: &mut SourceState,
     seed: u64,
+    limited: f32,
     gate: &mut impl EmitGate,
     stats: &mut EmitStats,
 ) {
     let serial = src.next_serial;
     src.next_serial = src.next_serial.wrapping_add(1);
     let draws = Stream::new(seed, src.id.0, serial);
-    if !gate.keep_candidate(draws.unit(DRAW_SHARE)) {
-        stats.dropped_by_share += 1;
+    if !gate.keep_candidate(draws.unit(DRAW_SHARE), limited) {
+        stats.dropped_candidates += 1;
         return;
     }
     let sys = &src.sys;

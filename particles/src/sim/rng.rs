@@ -29,6 +29,10 @@
 //! `unit_from_bits` keeps the top 24 bits, so the conversion to float and the scaling by 2^-24 are
 //! exact in IEEE single precision: `[0, 1)` on a 2^-24 grid, identical on CPU and GPU. `u(a)` (the
 //! viewer's `ll_frand(a)`) is `a * unit`, one correctly rounded multiplication.
+//!
+//! The draws are bit-exact across CPU and GPU; what is built from them with `sin`/`cos`/`sqrt`
+//! (pattern directions) is not, since GLSL transcendentals are not correctly rounded, so GPU
+//! results are compared against this simulation within a tolerance.
 
 /// Multiplier of the LCG step inside [`pcg_hash`] (PCG's 32-bit default multiplier).
 const PCG_MULTIPLIER: u32 = 747_796_405;
