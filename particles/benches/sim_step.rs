@@ -17,12 +17,7 @@ const PART_MAX_AGE_S: f32 = 1.36;
 const WARM_UP_FRAMES: usize = 200;
 
 fn system(i: usize) -> PartSysData {
-    let patterns = [
-        pattern::EXPLODE,
-        pattern::ANGLE_CONE,
-        pattern::ANGLE,
-        pattern::DROP,
-    ];
+    let patterns = [pattern::EXPLODE, pattern::ANGLE_CONE, pattern::ANGLE, pattern::DROP];
     let flag_sets = [
         PartFlags::INTERP_COLOR | PartFlags::INTERP_SCALE | PartFlags::WIND,
         PartFlags::INTERP_COLOR | PartFlags::BOUNCE,
@@ -52,10 +47,7 @@ fn system(i: usize) -> PartSysData {
 }
 
 fn steady_scene() -> Simulation {
-    let mut sim = Simulation::new(SimConfig {
-        seed: 1,
-        max_particles: None,
-    });
+    let mut sim = Simulation::new(SimConfig { seed: 1, max_particles: None });
     for i in 0..SYSTEMS {
         let x = (i % 10) as f32 * 4.0;
         let y = (i / 10) as f32 * 4.0;
@@ -76,10 +68,7 @@ fn steady_scene() -> Simulation {
 
 fn bench_sim_step(c: &mut Criterion) {
     let mut sim = steady_scene();
-    eprintln!(
-        "sim_step: {} live particles over {SYSTEMS} systems",
-        sim.live_count()
-    );
+    eprintln!("sim_step: {} live particles over {SYSTEMS} systems", sim.live_count());
     c.bench_function("sim_step/8192_particles_100_systems", |b| {
         b.iter(|| black_box(sim.step(black_box(DT_S))))
     });

@@ -39,9 +39,7 @@ use rayon::prelude::*;
 use crate::types::{PartFlags, PartSysData};
 
 use budget::{Budget, BudgetGate, Unlimited};
-pub use budget::{
-    DEFAULT_MAX_PARTICLES, HARD_MAX_PARTICLES, INITIAL_BURST_SHARE, INITIAL_REF_RATE,
-};
+pub use budget::{DEFAULT_MAX_PARTICLES, HARD_MAX_PARTICLES, INITIAL_BURST_SHARE, INITIAL_REF_RATE};
 use emit::SourceState;
 pub use throttle::Camera;
 
@@ -64,10 +62,7 @@ pub struct SimConfig {
 impl Default for SimConfig {
     /// Seed 0 and the viewer's default budget of [`DEFAULT_MAX_PARTICLES`].
     fn default() -> Self {
-        SimConfig {
-            seed: 0,
-            max_particles: Some(DEFAULT_MAX_PARTICLES),
-        }
+        SimConfig { seed: 0, max_particles: Some(DEFAULT_MAX_PARTICLES) }
     }
 }
 
@@ -271,16 +266,8 @@ impl Simulation {
 
     /// Advances one frame of `frame_dt` seconds (clamped to [`MAX_STEP_DT_S`]).
     pub fn step(&mut self, frame_dt: f32) -> FrameStats {
-        let dt = if frame_dt.is_finite() {
-            frame_dt.clamp(0.0, MAX_STEP_DT_S)
-        } else {
-            0.0
-        };
-        let mut stats = FrameStats {
-            frame: self.frame,
-            dt,
-            ..FrameStats::default()
-        };
+        let dt = if frame_dt.is_finite() { frame_dt.clamp(0.0, MAX_STEP_DT_S) } else { 0.0 };
+        let mut stats = FrameStats { frame: self.frame, dt, ..FrameStats::default() };
         let ctx = emit::EmitCtx {
             seed: self.cfg.seed,
             dt,
@@ -304,8 +291,7 @@ impl Simulation {
             .reduce(update::UpdateStats::default, update::UpdateStats::merged);
         stats.died = updated.died;
         stats.discarded_out_of_range += updated.discarded;
-        self.sources
-            .retain(|s| !(s.removed && s.particles.is_empty()));
+        self.sources.retain(|s| !(s.removed && s.particles.is_empty()));
         stats.live = self.live_count() as u32;
         stats.burst_share = match self.budget.as_mut() {
             Some(b) => {
@@ -321,11 +307,8 @@ impl Simulation {
 
     /// Emission under a budget: sequential, in the viewer's random start order and direction.
     fn emit_with_budget(&mut self, ctx: &emit::EmitCtx, budget: Budget) -> emit::EmitStats {
-        let mut gate = BudgetGate {
-            live: self.live_count() as u32,
-            max_count: budget.max_count,
-            share: budget.share,
-        };
+        let mut gate =
+            BudgetGate { live: self.live_count() as u32, max_count: budget.max_count, share: budget.share };
         let mut total = emit::EmitStats::default();
         let n = self.sources.len();
         if n == 0 {
@@ -336,11 +319,7 @@ impl Simulation {
         let start = (draws.u(0, n as f32) as usize).min(n - 1);
         let backwards = draws.unit(1) > 0.5;
         for k in 0..n {
-            let i = if backwards {
-                (start + n - k) % n
-            } else {
-                (start + k) % n
-            };
+            let i = if backwards { (start + n - k) % n } else { (start + k) % n };
             total = total.merged(emit::update_source(&mut self.sources[i], ctx, &mut gate));
         }
         total

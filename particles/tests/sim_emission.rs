@@ -10,19 +10,13 @@ const S: Vec3 = Vec3::new(10.0, 20.0, 30.0);
 const ONCE_S: f32 = 200.0;
 
 fn sys(flags: u32, rate: f32) -> PartSysData {
-    let mut s = PartSysData {
-        burst_rate: rate,
-        ..PartSysData::default()
-    };
+    let mut s = PartSysData { burst_rate: rate, ..PartSysData::default() };
     s.part.flags = PartFlags(flags);
     s
 }
 
 fn sim_with(sys: PartSysData) -> (Simulation, SourceId) {
-    let mut sim = Simulation::new(SimConfig {
-        seed: 7,
-        max_particles: None,
-    });
+    let mut sim = Simulation::new(SimConfig { seed: 7, max_particles: None });
     let id = sim.add_source(SourceDesc {
         sys,
         position: S,
@@ -38,12 +32,7 @@ fn run(sim: &mut Simulation, frames: usize, dt: f32) -> Vec<FrameStats> {
 }
 
 fn burst_frames(stats: &[FrameStats]) -> Vec<usize> {
-    stats
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.bursts > 0)
-        .map(|(i, _)| i)
-        .collect()
+    stats.iter().enumerate().filter(|(_, s)| s.bursts > 0).map(|(i, _)| i).collect()
 }
 
 /// A zero-width fan along local +Z with the given omega, one particle per burst.
@@ -59,10 +48,7 @@ fn spinning_fan(omega: Vec3) -> PartSysData {
 fn rate_shorter_than_the_frame_gives_one_burst_per_frame_not_one_per_rate() {
     let (mut sim, _) = sim_with(sys(0, 0.01));
     let stats = run(&mut sim, 60, 1.0 / 60.0);
-    assert!(
-        stats.iter().all(|s| s.bursts == 1),
-        "one burst every frame at 60 fps"
-    );
+    assert!(stats.iter().all(|s| s.bursts == 1), "one burst every frame at 60 fps");
     let total: u32 = stats.iter().map(|s| s.bursts).sum();
     assert_eq!(total, 60, "60 bursts in a second, not 100");
 }
@@ -94,10 +80,7 @@ fn first_update_always_bursts() {
     let stats = run(&mut sim, 60, 1.0 / 60.0);
     assert_eq!(stats[0].bursts, 1);
     assert_eq!(stats[0].emitted, 1);
-    assert!(
-        stats[1..].iter().all(|s| s.bursts == 0),
-        "next burst only after 5 s"
-    );
+    assert!(stats[1..].iter().all(|s| s.bursts == 0), "next burst only after 5 s");
     assert_eq!(sim.source_particles(id).len(), 1);
 }
 
@@ -133,11 +116,7 @@ fn start_age_shortens_the_source_life() {
         if sim.step(0.0625).bursts > 0 {
             bursts.push(frame);
         }
-        assert_eq!(
-            sim.source(id).map(|v| v.emitting),
-            Some(frame < 10),
-            "frame {frame}"
-        );
+        assert_eq!(sim.source(id).map(|v| v.emitting), Some(frame < 10), "frame {frame}");
     }
     assert_eq!(bursts, vec![1, 6]);
 }
@@ -169,11 +148,7 @@ fn particle_dies_only_when_its_age_strictly_exceeds_max_age() {
     s.part.max_age = 0.125;
     let (mut sim, _) = sim_with(s);
     assert_eq!(sim.step(0.0625).live, 1, "age 0.0625");
-    assert_eq!(
-        sim.step(0.0625).live,
-        1,
-        "age 0.125 == max age: still alive"
-    );
+    assert_eq!(sim.step(0.0625).live, 1, "age 0.125 == max age: still alive");
     let st = sim.step(0.0625);
     assert_eq!((st.live, st.died), (0, 1), "age 0.1875 > max age");
 }
@@ -198,11 +173,7 @@ fn omega_rotates_successive_bursts_by_its_magnitude_times_the_frame_time() {
     assert_eq!(parts.len(), 10);
     for (k, p) in parts.iter().enumerate() {
         let expected = Quat::from_rotation_x(1.5 * dt * (k as f32 + 1.0)) * Vec3::Z;
-        assert!(
-            (p.vel - expected).length() < 1e-4,
-            "burst {k}: {} vs {expected}",
-            p.vel
-        );
+        assert!((p.vel - expected).length() < 1e-4, "burst {k}: {} vs {expected}", p.vel);
     }
 }
 
@@ -216,21 +187,14 @@ fn omega_is_applied_per_burst_not_per_second() {
     let parts = sim.source_particles(id);
     assert_eq!(parts.len(), 6);
     let last = Quat::from_rotation_x(0.6 * dt * 6.0) * Vec3::Z;
-    assert!(
-        (parts[5].vel - last).length() < 1e-4,
-        "{} vs {last}",
-        parts[5].vel
-    );
+    assert!((parts[5].vel - last).length() < 1e-4, "{} vs {last}", parts[5].vel);
 }
 
 #[test]
 fn zero_omega_leaves_every_burst_unrotated() {
     let (mut sim, id) = sim_with(spinning_fan(Vec3::ZERO));
     run(&mut sim, 5, 1.0 / 60.0);
-    assert!(sim
-        .source_particles(id)
-        .iter()
-        .all(|p| (p.vel - Vec3::Z).length() < 1e-6));
+    assert!(sim.source_particles(id).iter().all(|p| (p.vel - Vec3::Z).length() < 1e-6));
 }
 
 #[test]
@@ -247,19 +211,12 @@ fn follow_src_zeroes_the_burst_radius_after_the_first_particle() {
     plain.burst_radius = 2.0;
     let (mut sim, id) = sim_with(plain);
     sim.step(1.0 / 60.0);
-    assert_eq!(
-        sim.source(id).map(|v| v.sys.burst_radius),
-        Some(2.0),
-        "kept without the flags"
-    );
+    assert_eq!(sim.source(id).map(|v| v.sys.burst_radius), Some(2.0), "kept without the flags");
 }
 
 #[test]
 fn hud_sources_mark_their_particles() {
-    let mut sim = Simulation::new(SimConfig {
-        seed: 1,
-        max_particles: None,
-    });
+    let mut sim = Simulation::new(SimConfig { seed: 1, max_particles: None });
     let id = sim.add_source(SourceDesc {
         sys: sys(PartFlags::EMISSIVE, ONCE_S),
         position: S,

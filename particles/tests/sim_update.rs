@@ -13,20 +13,14 @@ const DT: f32 = 0.0625;
 
 /// One DROP particle template with the given flags, lifetime 1 s.
 fn sys(flags: u32) -> PartSysData {
-    let mut s = PartSysData {
-        burst_rate: ONCE_S,
-        ..PartSysData::default()
-    };
+    let mut s = PartSysData { burst_rate: ONCE_S, ..PartSysData::default() };
     s.part.flags = PartFlags(flags);
     s.part.max_age = 1.0;
     s
 }
 
 fn sim_with(sys: PartSysData, target: Option<Vec3>) -> (Simulation, SourceId) {
-    let mut sim = Simulation::new(SimConfig {
-        seed: 3,
-        max_particles: None,
-    });
+    let mut sim = Simulation::new(SimConfig { seed: 3, max_particles: None });
     let id = sim.add_source(SourceDesc {
         sys,
         position: S,
@@ -94,10 +88,7 @@ fn bounce_reflects_at_the_source_height_with_three_quarters_of_the_speed() {
     free.part_accel = Vec3::new(0.0, 0.0, -8.0);
     let (mut sim, id) = sim_with(free, None);
     sim.step(0.1);
-    assert!(
-        (only(&sim, id).pos.z - (S.z - 0.04)).abs() < 1e-5,
-        "falls through without BOUNCE"
-    );
+    assert!((only(&sim, id).pos.z - (S.z - 0.04)).abs() < 1e-5, "falls through without BOUNCE");
 }
 
 #[test]
@@ -130,16 +121,8 @@ fn interp_color_and_scale_reach_the_midpoint_at_half_life() {
     steps(&mut sim, 8, DT);
     let p = only(&sim, id);
     assert_eq!(p.age, 0.5);
-    assert!(
-        (p.color - Vec4::new(0.5, 0.0, 0.5, 0.5)).length() < 1e-6,
-        "{}",
-        p.color
-    );
-    assert!(
-        (p.scale - Vec2::new(2.0, 1.25)).length() < 1e-6,
-        "{}",
-        p.scale
-    );
+    assert!((p.color - Vec4::new(0.5, 0.0, 0.5, 0.5)).length() < 1e-6, "{}", p.color);
+    assert!((p.scale - Vec2::new(2.0, 1.25)).length() < 1e-6, "{}", p.scale);
 }
 
 #[test]
@@ -200,10 +183,7 @@ fn target_pos_steers_toward_the_target_and_arrives_by_the_end_of_life() {
         last = d;
     }
     let first = first.expect("lived at least one frame");
-    assert!(
-        last < 0.01 * first,
-        "ends within 1 % of the start distance: {last} of {first}"
-    );
+    assert!(last < 0.01 * first, "ends within 1 % of the start distance: {last} of {first}");
 }
 
 #[test]
@@ -219,10 +199,7 @@ fn target_pos_without_a_target_object_heads_for_the_source() {
     let start = (only(&sim, id).pos - S).length();
     steps(&mut sim, 28, DT);
     let end = (only(&sim, id).pos - S).length();
-    assert!(
-        start > 1.9 && start < 2.0,
-        "starts near the 2 m radius: {start}"
-    );
+    assert!(start > 1.9 && start < 2.0, "starts near the 2 m radius: {start}");
     assert!(end < 0.5 * start, "{start} -> {end}");
 }
 
@@ -238,11 +215,7 @@ fn follow_src_keeps_the_offset_when_the_source_moves() {
         sim.step(DT);
         let t = n as f32 * DT;
         let p = only(&sim, id);
-        assert!(
-            close(p.pos - src, 0.5 * a * t * t, 1e-5),
-            "t={t}: offset {}",
-            p.pos - src
-        );
+        assert!(close(p.pos - src, 0.5 * a * t * t, 1e-5), "t={t}: offset {}", p.pos - src);
         src += Vec3::new(0.5, -0.25, 0.0);
         assert!(sim.set_source_transform(id, src, Quat::IDENTITY));
     }
@@ -262,10 +235,7 @@ fn follow_src_snaps_the_radius_offset_back_to_the_source() {
 
 #[test]
 fn positions_beyond_a_million_metres_are_discarded() {
-    let mut sim = Simulation::new(SimConfig {
-        seed: 3,
-        max_particles: None,
-    });
+    let mut sim = Simulation::new(SimConfig { seed: 3, max_particles: None });
     sim.add_source(SourceDesc {
         sys: sys(0),
         position: Vec3::new(2.0e6, 0.0, 0.0),

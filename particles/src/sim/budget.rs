@@ -110,8 +110,7 @@ impl Budget {
             self.share += SHARE_CREEP_EMPTY;
         } else if self.share > SHARE_CREEP_COLLAPSED {
             let estimated_total = live as f32 / self.share;
-            let target =
-                (SHARE_TARGET_FILL * self.max_count as f32 / estimated_total).clamp(0.0, 1.0);
+            let target = (SHARE_TARGET_FILL * self.max_count as f32 / estimated_total).clamp(0.0, 1.0);
             let limit = (SHARE_MAX_STEP * target.max(self.share)).min(SHARE_MAX_STEP);
             let step = (target - self.share).clamp(-limit, limit);
             self.share = (self.share + SHARE_GAIN * step).clamp(0.0, 1.0);
@@ -176,42 +175,23 @@ mod tests {
         b.end_frame(16, 4000);
         let target = 0.9 * 4096.0 * 0.55 / 4000.0;
         let expected = 0.55 + 0.5 * (target - 0.55f32).max(-0.055);
-        assert!(
-            (b.share - expected).abs() < 1e-5,
-            "share {} expected {expected}",
-            b.share
-        );
+        assert!((b.share - expected).abs() < 1e-5, "share {} expected {expected}", b.share);
         b.end_frame(32, HARD_MAX_PARTICLES);
         assert_eq!(b.share, 0.0);
     }
 
     #[test]
     fn gate_stops_above_the_maximum_and_refuses_at_the_hard_cap() {
-        let mut g = BudgetGate {
-            live: 100,
-            max_count: 100,
-            share: 1.0,
-        };
+        let mut g = BudgetGate { live: 100, max_count: 100, share: 1.0 };
         assert!(!g.above_limit());
         assert!(g.admit());
         assert!(g.above_limit());
-        let mut full = BudgetGate {
-            live: HARD_MAX_PARTICLES,
-            max_count: HARD_MAX_PARTICLES,
-            share: 1.0,
-        };
+        let mut full = BudgetGate { live: HARD_MAX_PARTICLES, max_count: HARD_MAX_PARTICLES, share: 1.0 };
         assert!(!full.admit());
         assert_eq!(full.live, HARD_MAX_PARTICLES);
         assert!(g.keep_candidate(0.0, 0.0), "share 1 keeps everything");
-        assert!(
-            !g.keep_candidate(0.2, 0.25),
-            "the distance rate still drops"
-        );
-        let half = BudgetGate {
-            live: 0,
-            max_count: 10,
-            share: 0.5,
-        };
+        assert!(!g.keep_candidate(0.2, 0.25), "the distance rate still drops");
+        let half = BudgetGate { live: 0, max_count: 10, share: 0.5 };
         assert!(!half.keep_candidate(0.49, 0.0) && half.keep_candidate(0.5, 0.0));
     }
 

@@ -164,11 +164,7 @@ impl SourceState {
 }
 
 /// One frame of one source: clocks, death, and the burst loop.
-pub(crate) fn update_source(
-    src: &mut SourceState,
-    ctx: &EmitCtx,
-    gate: &mut impl EmitGate,
-) -> EmitStats {
+pub(crate) fn update_source(src: &mut SourceState, ctx: &EmitCtx, gate: &mut impl EmitGate) -> EmitStats {
     let mut stats = EmitStats::default();
     let before = src.elapsed;
     src.elapsed += ctx.dt;
@@ -197,7 +193,7 @@ pub(crate) fn update_source(
                 src.last_emit = src.elapsed;
                 break;
             }
-            Throttle::DropAtLeast(rate) => rate,
+            Throttle::DropAtLeast(probability) => probability,
         };
         stats.bursts += 1;
         for _ in 0..src.sys.burst_part_count {
@@ -240,16 +236,11 @@ fn emit_candidate(
     let (pos, vel) = match dir {
         None => (src.pos, Vec3::ZERO),
         Some(d) => {
-            let speed = sys.burst_speed_min
-                + draws.u(DRAW_SPEED, sys.burst_speed_max - sys.burst_speed_min);
+            let speed = sys.burst_speed_min + draws.u(DRAW_SPEED, sys.burst_speed_max - sys.burst_speed_min);
             (src.pos + sys.burst_radius * d, d * speed)
         }
     };
-    if sys
-        .part
-        .flags
-        .intersects(PartFlags::FOLLOW_SRC | PartFlags::TARGET_LINEAR)
-    {
+    if sys.part.flags.intersects(PartFlags::FOLLOW_SRC | PartFlags::TARGET_LINEAR) {
         src.sys.burst_radius = 0.0;
     }
     if !position_in_range(pos) {
@@ -267,12 +258,7 @@ fn emit_candidate(
 }
 
 /// The unit emission direction for `sys`'s pattern, or `None` for DROP-like patterns.
-pub(crate) fn emission_direction(
-    sys: &PartSysData,
-    draws: &Stream,
-    q: Quat,
-    r: Quat,
-) -> Option<Vec3> {
+pub(crate) fn emission_direction(sys: &PartSysData, draws: &Stream, q: Quat, r: Quat) -> Option<Vec3> {
     match sys.pattern_kind() {
         PatternKind::Drop => None,
         PatternKind::Explode => Some(explode_direction(draws)),
@@ -298,11 +284,7 @@ pub(crate) fn emission_direction(
 fn explode_direction(draws: &Stream) -> Vec3 {
     for k in 0..EXPLODE_MAX_TRIES {
         let i = DRAW_EXPLODE_FIRST + 3 * k;
-        let d = Vec3::new(
-            draws.u(i, 2.0) - 1.0,
-            draws.u(i + 1, 2.0) - 1.0,
-            draws.u(i + 2, 2.0) - 1.0,
-        );
+        let d = Vec3::new(draws.u(i, 2.0) - 1.0, draws.u(i + 1, 2.0) - 1.0, draws.u(i + 2, 2.0) - 1.0);
         let len_sq = d.length_squared();
         if (EXPLODE_MIN_LEN_SQ..=1.0).contains(&len_sq) {
             return d / len_sq.sqrt();

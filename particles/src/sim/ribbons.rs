@@ -29,9 +29,7 @@ pub(crate) fn link_new(src: &mut SourceState, p: &mut Particle) {
 /// Splices every particle whose flags word is exactly DEAD out of its ribbon, then removes the
 /// dead particles. Returns how many were removed.
 pub(crate) fn remove_dead(src: &mut SourceState) -> u32 {
-    let dead: Vec<usize> = (0..src.particles.len())
-        .filter(|&i| is_dead(&src.particles[i]))
-        .collect();
+    let dead: Vec<usize> = (0..src.particles.len()).filter(|&i| is_dead(&src.particles[i])).collect();
     if dead.is_empty() {
         return 0;
     }

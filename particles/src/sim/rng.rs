@@ -87,11 +87,7 @@ pub struct Stream {
 impl Stream {
     /// The stream of candidate `serial` of `source` under `seed`.
     pub fn new(seed: u64, source: u32, serial: u32) -> Self {
-        Stream {
-            seed,
-            source,
-            serial,
-        }
+        Stream { seed, source, serial }
     }
 
     /// Draw `index` mapped onto `[0, 1)`.

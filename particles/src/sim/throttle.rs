@@ -32,10 +32,7 @@ impl Camera {
     /// A camera at `position` with a viewport `viewport_height_px` pixels high and a vertical
     /// field of view of `fov_y_rad` radians.
     pub fn from_viewport(position: Vec3, viewport_height_px: f32, fov_y_rad: f32) -> Self {
-        Camera {
-            position,
-            pixels_per_metre: viewport_height_px / (2.0 * (0.5 * fov_y_rad).tan()),
-        }
+        Camera { position, pixels_per_metre: viewport_height_px / (2.0 * (0.5 * fov_y_rad).tan()) }
     }
 }
 
@@ -93,19 +90,13 @@ mod tests {
 
     #[test]
     fn no_camera_no_throttle() {
-        assert_eq!(
-            burst_throttle(&sys(1.0, 10.0), Vec3::ZERO, None, 0.0625),
-            Throttle::DropAtLeast(0.0)
-        );
+        assert_eq!(burst_throttle(&sys(1.0, 10.0), Vec3::ZERO, None, 0.0625), Throttle::DropAtLeast(0.0));
     }
 
     #[test]
     fn near_sources_are_untouched_far_ones_thinned_then_skipped() {
         // 0.5 m particles at 100 px/m are visible out to 50 m.
-        let cam = Camera {
-            position: Vec3::ZERO,
-            pixels_per_metre: 100.0,
-        };
+        let cam = Camera { position: Vec3::ZERO, pixels_per_metre: 100.0 };
         let s = sys(0.5, 10.0);
         let at = |d: f32| burst_throttle(&s, Vec3::new(d, 0.0, 0.0), Some(&cam), 0.0625);
         assert_eq!(at(40.0), Throttle::DropAtLeast(0.0));
@@ -117,14 +108,8 @@ mod tests {
 
     #[test]
     fn sub_pixel_particles_are_skipped() {
-        let cam = Camera {
-            position: Vec3::ZERO,
-            pixels_per_metre: 10.0,
-        };
-        assert_eq!(
-            burst_throttle(&sys(0.02, 10.0), Vec3::ZERO, Some(&cam), 0.0625),
-            Throttle::Skip
-        );
+        let cam = Camera { position: Vec3::ZERO, pixels_per_metre: 10.0 };
+        assert_eq!(burst_throttle(&sys(0.02, 10.0), Vec3::ZERO, Some(&cam), 0.0625), Throttle::Skip);
     }
 
     #[test]

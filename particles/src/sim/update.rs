@@ -56,10 +56,7 @@ pub(crate) struct UpdateStats {
 impl UpdateStats {
     /// The sum of two sets of counters.
     pub fn merged(self, o: UpdateStats) -> UpdateStats {
-        UpdateStats {
-            died: self.died + o.died,
-            discarded: self.discarded + o.discarded,
-        }
+        UpdateStats { died: self.died + o.died, discarded: self.discarded + o.discarded }
     }
 }
 
@@ -73,12 +70,7 @@ pub(crate) enum Fate {
 
 /// Updates every particle of `src`, then removes the dead and re-links ribbons.
 pub(crate) fn update_source_particles(src: &mut SourceState, dt: f32, wind: Vec3) -> UpdateStats {
-    let ctx = UpdateCtx {
-        dt,
-        source: src.pos,
-        target: src.target.unwrap_or(src.pos),
-        wind,
-    };
+    let ctx = UpdateCtx { dt, source: src.pos, target: src.target.unwrap_or(src.pos), wind };
     let mut stats = UpdateStats::default();
     for p in &mut src.particles {
         match update_particle(p, &ctx) {
