@@ -91,7 +91,10 @@ pub struct SourceDesc {
 pub struct Particle {
     /// The source that emitted it.
     pub source: SourceId,
-    /// Its emission serial within the source (candidate counter; also its random stream).
+    /// Its emission serial within the source (candidate counter; also its random stream). Serials
+    /// wrap after 2^32 candidates (about 47 hours of a source at 255 particles per 0.01 s), beyond
+    /// which ribbon look-ups by serial are no longer ordered: the reference simulation is meant
+    /// for tests and captures, not for days-long runs.
     pub serial: u32,
     /// Position, region metres.
     pub pos: Vec3,
