@@ -46,8 +46,15 @@ pub use throttle::Camera;
 /// The viewer's clamp on the simulation step, seconds (`updateSimulation`).
 pub const MAX_STEP_DT_S: f32 = 0.1;
 
-/// Stream index used for per-frame draws (source order); never a real source id.
+/// Stream index used for per-frame draws (source order); never a real source id. The frame index
+/// (low 32 bits) is its serial.
 const FRAME_STREAM: u32 = u32::MAX;
+/// Per-frame draw: the source the budgeted emission starts at (`u(source count)`).
+const FRAME_DRAW_START: u32 = 0;
+/// Per-frame draw: walk the sources backwards when above one half.
+const FRAME_DRAW_DIRECTION: u32 = 1;
+/// Probability split of the direction draw.
+const HALF: f32 = 0.5;
 
 /// How a simulation is set up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -319,8 +326,8 @@ impl Simulation {
         }
         let frame_serial = self.frame as u32;
         let draws = rng::Stream::new(self.cfg.seed, FRAME_STREAM, frame_serial);
-        let start = (draws.u(0, n as f32) as usize).min(n - 1);
-        let backwards = draws.unit(1) > 0.5;
+        let start = (draws.u(FRAME_DRAW_START, n as f32) as usize).min(n - 1);
+        let backwards = draws.unit(FRAME_DRAW_DIRECTION) > HALF;
         for k in 0..n {
             let i = if backwards { (start + n - k) % n } else { (start + k) % n };
             total = total.merged(emit::update_source(&mut self.sources[i], ctx, &mut gate));
