@@ -41,6 +41,10 @@ use crate::types::{PartFlags, PartSysData};
 use budget::{Budget, BudgetGate, Unlimited};
 pub use budget::{DEFAULT_MAX_PARTICLES, HARD_MAX_PARTICLES, INITIAL_BURST_SHARE, INITIAL_REF_RATE};
 use emit::SourceState;
+pub use emit::{
+    DRAW_ANGLE, DRAW_AZIMUTH, DRAW_EXPLODE_FIRST, DRAW_SHARE, DRAW_SIDE, DRAW_SPEED, EXPLODE_MAX_TRIES,
+    MAX_POSITION_M, MIN_BURST_RATE_S,
+};
 pub use throttle::Camera;
 
 /// The viewer's clamp on the simulation step, seconds (`updateSimulation`).
