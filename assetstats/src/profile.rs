@@ -13,6 +13,8 @@
 //!   of the half-peak radius to the tenth-peak radius is `sqrt(ln 2 / ln 10)` = 0.55 whatever its
 //!   width, for an exponential falloff `ln 2 / ln 10` = 0.30, for a core-plus-halo glint far less.
 
+use std::sync::OnceLock;
+
 use crate::scan::GRID;
 
 /// Number of rings in the radial profile; each is 1/16 of a half-width (2 grid cells) wide.
@@ -40,21 +42,30 @@ pub(crate) struct ProfileShape {
     pub core_halo_ratio: f32,
 }
 
+/// Ring index of each grid cell (`RADIAL_BINS` for corner cells outside the inscribed circle),
+/// computed once.
+fn ring_of_cell() -> &'static [u8] {
+    static RINGS: OnceLock<Vec<u8>> = OnceLock::new();
+    RINGS.get_or_init(|| {
+        let half = GRID as f32 / 2.0;
+        (0..GRID * GRID)
+            .map(|i| {
+                let dx = ((i % GRID) as f32 + 0.5 - half) / half;
+                let dy = ((i / GRID) as f32 + 0.5 - half) / half;
+                let ring = ((dx * dx + dy * dy).sqrt() * RADIAL_BINS as f32) as usize;
+                ring.min(RADIAL_BINS) as u8
+            })
+            .collect()
+    })
+}
+
 /// Mean grid alpha per ring about the centre.
 pub(crate) fn radial_profile(grid: &[f32]) -> [f32; RADIAL_BINS] {
-    let mut sum = [0.0f32; RADIAL_BINS];
-    let mut count = [0u32; RADIAL_BINS];
-    let half = GRID as f32 / 2.0;
-    for y in 0..GRID {
-        for x in 0..GRID {
-            let dx = (x as f32 + 0.5 - half) / half;
-            let dy = (y as f32 + 0.5 - half) / half;
-            let bin = ((dx * dx + dy * dy).sqrt() * RADIAL_BINS as f32) as usize;
-            if bin < RADIAL_BINS {
-                sum[bin] += grid[y * GRID + x];
-                count[bin] += 1;
-            }
-        }
+    let mut sum = [0.0f32; RADIAL_BINS + 1];
+    let mut count = [0u32; RADIAL_BINS + 1];
+    for (&alpha, &ring) in grid.iter().zip(ring_of_cell()) {
+        sum[usize::from(ring)] += alpha;
+        count[usize::from(ring)] += 1;
     }
     let mut profile = [0.0f32; RADIAL_BINS];
     for ((p, s), n) in profile.iter_mut().zip(sum).zip(count) {

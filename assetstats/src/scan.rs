@@ -1,7 +1,9 @@
 //! The one pass over the pixels, and the fixed-size analysis grid.
 //!
-//! Everything that must be exact at full resolution (alpha histogram, alpha-weighted colour sums) is
-//! accumulated in one row-major pass with integer arithmetic. In the same pass alpha is box-filtered
+//! Everything that must be exact at full resolution (alpha sum, coverage counts, alpha-weighted
+//! colour sums) is accumulated in one row-major pass with integer arithmetic, run by run: a run is
+//! the pixels of one row that fall in one grid cell, summed in registers without memory
+//! dependencies between pixels (a histogram or a per-pixel grid update would serialise them). In the same pass alpha is box-filtered
 //! into a [`GRID`] x [`GRID`] grid: each source column `x` falls in grid column `x * GRID / width`
 //! (likewise rows), and a grid cell is the mean of the pixels that fall in it. Images smaller than
 //! the grid on either side are instead sampled bilinearly at the cell centres.
@@ -20,74 +22,107 @@ pub const GRID: usize = 64;
 
 /// Full-resolution sums of one pass, plus the analysis grid.
 pub(crate) struct PixelScan {
-    /// Pixel count per alpha value 0..=255.
-    pub alpha_hist: [u64; 256],
+    /// Sum of alpha (0..=255) over all pixels.
+    pub alpha_sum: u64,
+    /// Pixel count with alpha above each byte level of `coverage_levels`.
+    pub coverage_counts: [u64; 4],
     /// Sum over pixels of `alpha * channel` (both 0..=255), per RGB channel.
     pub weighted_rgb: [u64; 3],
     /// Sum over pixels of `alpha * channel^2`, per RGB channel.
     pub weighted_rgb_sq: [u64; 3],
-    /// Sum over pixels of `channel`, per RGB channel (used when all alpha is zero).
-    pub plain_rgb: [u64; 3],
     /// Row-major `GRID * GRID` mean alpha per cell, in [0, 1].
     pub alpha_grid: Vec<f32>,
 }
 
-/// Scans `img` once. `img` must not be empty (checked by the caller).
-pub(crate) fn scan(img: &RgbaImage) -> PixelScan {
+/// Sums over one run of pixels that share a grid cell (at most 4096 / GRID = 64 pixels, so every
+/// sum fits in u32: 64 * 255^3 < 2^31).
+#[derive(Default)]
+struct RunSums {
+    alpha: u32,
+    weighted: [u32; 3],
+    weighted_sq: [u32; 3],
+    above: [u32; 4],
+}
+
+/// Adds up one run of RGBA8 pixels: plain integer arithmetic with no memory dependencies between
+/// pixels, so the compiler keeps everything in registers (and vectorises where it can).
+#[inline]
+fn sum_run(pixels: &[u8], levels: &[u32; 4]) -> RunSums {
+    let mut s = RunSums::default();
+    for px in pixels.chunks_exact(4) {
+        let (r, g, b, a) = (
+            u32::from(px[0]),
+            u32::from(px[1]),
+            u32::from(px[2]),
+            u32::from(px[3]),
+        );
+        let (ar, ag, ab) = (a * r, a * g, a * b);
+        s.alpha += a;
+        s.weighted[0] += ar;
+        s.weighted[1] += ag;
+        s.weighted[2] += ab;
+        s.weighted_sq[0] += ar * r;
+        s.weighted_sq[1] += ag * g;
+        s.weighted_sq[2] += ab * b;
+        for (count, &level) in s.above.iter_mut().zip(levels) {
+            *count += u32::from(a > level);
+        }
+    }
+    s
+}
+
+/// Scans `img` once. `img` must not be empty (checked by the caller). A pixel counts towards
+/// `coverage_counts[k]` when its alpha byte exceeds `coverage_levels[k]`.
+pub(crate) fn scan(img: &RgbaImage, coverage_levels: &[u32; 4]) -> PixelScan {
     let (width, height) = (img.width() as usize, img.height() as usize);
-    let boxed = width >= GRID && height >= GRID;
-    let cell_x: Vec<usize> = (0..width).map(|x| x * GRID / width).collect();
+    // Grid column c holds source columns [c * width / GRID rounded up, (c + 1) * width / GRID
+    // rounded up), i.e. exactly those x with x * GRID / width == c.
+    let col_start = |c: usize| (c * width).div_ceil(GRID);
     let mut sums = PixelScan {
-        alpha_hist: [0; 256],
+        alpha_sum: 0,
+        coverage_counts: [0; 4],
         weighted_rgb: [0; 3],
         weighted_rgb_sq: [0; 3],
-        plain_rgb: [0; 3],
         alpha_grid: vec![0.0; GRID * GRID],
     };
-    // Per-cell alpha sums (at most (4096/64)^2 * 255 < 2^32 per cell).
+    // Per-cell alpha sums (at most (4096 / 64)^2 * 255 < 2^32 per cell).
     let mut grid_sum = vec![0u32; GRID * GRID];
     for (y, row) in img.as_raw().chunks_exact(width * 4).enumerate() {
         let row_cells = &mut grid_sum[(y * GRID / height) * GRID..][..GRID];
-        // Per-row partial sums in locals keep the inner loop in registers.
-        let (mut ar, mut ag, mut ab) = (0u64, 0u64, 0u64);
-        let (mut arr, mut agg, mut abb) = (0u64, 0u64, 0u64);
-        let (mut pr, mut pg, mut pb) = (0u64, 0u64, 0u64);
-        for (px, &cx) in row.chunks_exact(4).zip(&cell_x) {
-            let (r, g, b, a) = (
-                u64::from(px[0]),
-                u64::from(px[1]),
-                u64::from(px[2]),
-                u64::from(px[3]),
+        for (c, cell) in row_cells.iter_mut().enumerate() {
+            let run = sum_run(
+                &row[col_start(c) * 4..col_start(c + 1) * 4],
+                coverage_levels,
             );
-            sums.alpha_hist[px[3] as usize] += 1;
-            row_cells[cx] += u32::from(px[3]);
-            let (war, wag, wab) = (a * r, a * g, a * b);
-            ar += war;
-            ag += wag;
-            ab += wab;
-            arr += war * r;
-            agg += wag * g;
-            abb += wab * b;
-            pr += r;
-            pg += g;
-            pb += b;
+            *cell += run.alpha;
+            sums.alpha_sum += u64::from(run.alpha);
+            for ch in 0..3 {
+                sums.weighted_rgb[ch] += u64::from(run.weighted[ch]);
+                sums.weighted_rgb_sq[ch] += u64::from(run.weighted_sq[ch]);
+            }
+            for (total, n) in sums.coverage_counts.iter_mut().zip(run.above) {
+                *total += u64::from(n);
+            }
         }
-        sums.weighted_rgb[0] += ar;
-        sums.weighted_rgb[1] += ag;
-        sums.weighted_rgb[2] += ab;
-        sums.weighted_rgb_sq[0] += arr;
-        sums.weighted_rgb_sq[1] += agg;
-        sums.weighted_rgb_sq[2] += abb;
-        sums.plain_rgb[0] += pr;
-        sums.plain_rgb[1] += pg;
-        sums.plain_rgb[2] += pb;
     }
-    if boxed {
+    if width >= GRID && height >= GRID {
         normalise_box_grid(&grid_sum, width, height, &mut sums.alpha_grid);
     } else {
         bilinear_grid(img, &mut sums.alpha_grid);
     }
     sums
+}
+
+/// Unweighted mean RGB in [0, 1] (for images whose alpha is zero everywhere).
+pub(crate) fn plain_mean_rgb(img: &RgbaImage) -> [f32; 3] {
+    let mut sum = [0u64; 3];
+    for px in img.pixels() {
+        for (s, &c) in sum.iter_mut().zip(&px.0[..3]) {
+            *s += u64::from(c);
+        }
+    }
+    let n = f64::from(img.width()) * f64::from(img.height()) * f64::from(u8::MAX);
+    sum.map(|s| (s as f64 / n) as f32)
 }
 
 /// Turns per-cell alpha sums into means in [0, 1].
@@ -134,22 +169,19 @@ fn bilinear_grid(img: &RgbaImage, out: &mut [f32]) {
 /// `delta * GRID` per texture width; its square, averaged over the `GRID^2` cells, makes each
 /// cell boundary contribute `delta^2`: the energy is the plain sum of squared neighbour steps.
 pub(crate) fn edge_energy(grid: &[f32]) -> f32 {
-    let at = |x: isize, y: isize| -> f32 {
-        if x < 0 || y < 0 || x >= GRID as isize || y >= GRID as isize {
-            0.0
-        } else {
-            grid[y as usize * GRID + x as usize]
-        }
-    };
+    let sq = |d: f32| f64::from(d * d);
     let mut sum = 0.0f64;
-    for y in -1..GRID as isize {
-        for x in -1..GRID as isize {
-            let here = at(x, y);
-            let dx = at(x + 1, y) - here;
-            let dy = at(x, y + 1) - here;
-            sum += f64::from(dx * dx + dy * dy);
-        }
+    let mut above: &[f32] = &[0.0; GRID];
+    for row in grid.chunks_exact(GRID) {
+        // Horizontal steps, including the texture's left and right borders.
+        sum += sq(row[0]) + sq(row[GRID - 1]);
+        sum += row.windows(2).map(|w| sq(w[1] - w[0])).sum::<f64>();
+        // Vertical steps to the row above (zero above the top row).
+        sum += row.iter().zip(above).map(|(b, a)| sq(b - a)).sum::<f64>();
+        above = row;
     }
+    // The bottom border.
+    sum += above.iter().map(|&a| sq(a)).sum::<f64>();
     sum as f32
 }
 

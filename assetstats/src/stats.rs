@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::load::{check_dimensions, decode_rgba, read_texture_bytes};
 use crate::profile::{profile_shape, radial_profile, RADIAL_BINS};
-use crate::scan::{border_alpha, edge_energy, scan, PixelScan};
+use crate::scan::{border_alpha, edge_energy, plain_mean_rgb, scan, PixelScan};
 use crate::verdict::judge;
 use crate::AssetError;
 
@@ -165,45 +165,38 @@ pub(crate) fn stats_from_bytes(bytes: &[u8], path: &Path) -> Result<TextureStats
 
 /// Measures a non-empty image.
 pub(crate) fn measure(img: &RgbaImage) -> Measurements {
-    let sums = scan(img);
-    let pixels = u64::from(img.width()) * u64::from(img.height());
-    let alpha_sum: u64 = (0u64..).zip(sums.alpha_hist).map(|(a, n)| a * n).sum();
-    let max = f64::from(u8::MAX);
-    let mut coverage = [0.0f32; 4];
-    for (cov, threshold) in coverage.iter_mut().zip(COVERAGE_THRESHOLDS) {
-        let above: u64 = (0u32..)
-            .zip(sums.alpha_hist)
-            .filter(|&(a, _)| a as f32 / f32::from(u8::MAX) > threshold)
-            .map(|(_, n)| n)
-            .sum();
-        *cov = (above as f64 / pixels as f64) as f32;
-    }
-    let (mean_color, color_variance) = colour_moments(&sums, alpha_sum, pixels);
+    let max = f32::from(u8::MAX);
+    // alpha / 255 > t exactly when the alpha byte exceeds floor(t * 255).
+    let levels = COVERAGE_THRESHOLDS.map(|t| (t * max).floor() as u32);
+    let sums = scan(img, &levels);
+    let pixels = (u64::from(img.width()) * u64::from(img.height())) as f64;
+    let (mean_color, color_variance) = if sums.alpha_sum == 0 {
+        (plain_mean_rgb(img), 0.0)
+    } else {
+        colour_moments(&sums)
+    };
     Measurements {
         width: img.width(),
         height: img.height(),
-        mean_alpha: (alpha_sum as f64 / (pixels as f64 * max)) as f32,
+        mean_alpha: (sums.alpha_sum as f64 / (pixels * f64::from(max))) as f32,
         edge_energy: edge_energy(&sums.alpha_grid),
         mean_color,
         color_variance,
-        coverage,
+        coverage: sums.coverage_counts.map(|n| (n as f64 / pixels) as f32),
         radial_profile: radial_profile(&sums.alpha_grid),
         border_alpha: border_alpha(&sums.alpha_grid),
     }
 }
 
-/// Alpha-weighted mean colour and colour variance (see the module docs).
-fn colour_moments(sums: &PixelScan, alpha_sum: u64, pixels: u64) -> ([f32; 3], f32) {
+/// Alpha-weighted mean colour and colour variance (see the module docs); needs some alpha.
+fn colour_moments(sums: &PixelScan) -> ([f32; 3], f32) {
     let max = f64::from(u8::MAX);
+    let alpha_sum = sums.alpha_sum as f64;
     let mut mean = [0.0f32; 3];
     let mut variance = 0.0f64;
     for (ch, mean_ch) in mean.iter_mut().enumerate() {
-        if alpha_sum == 0 {
-            *mean_ch = (sums.plain_rgb[ch] as f64 / (pixels as f64 * max)) as f32;
-            continue;
-        }
-        let m = sums.weighted_rgb[ch] as f64 / (alpha_sum as f64 * max);
-        let m2 = sums.weighted_rgb_sq[ch] as f64 / (alpha_sum as f64 * max * max);
+        let m = sums.weighted_rgb[ch] as f64 / (alpha_sum * max);
+        let m2 = sums.weighted_rgb_sq[ch] as f64 / (alpha_sum * max * max);
         *mean_ch = m as f32;
         variance += (m2 - m * m).max(0.0);
     }
