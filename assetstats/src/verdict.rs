@@ -103,7 +103,24 @@ impl Check {
 
 /// Runs every check.
 pub(crate) fn judge(m: &Measurements, profile: &ProfileShape) -> Verdict {
-    let checks = [
+    let checks = checks(m, profile);
+    let softness = checks.iter().map(Check::score).fold(1.0f32, f32::min);
+    let soft = checks.iter().all(Check::passes);
+    let reasons = checks
+        .iter()
+        .filter(|c| soft || !c.passes())
+        .map(Check::describe)
+        .collect();
+    Verdict {
+        softness,
+        shape: if soft { Shape::Soft } else { Shape::Shaped },
+        reasons,
+    }
+}
+
+/// The checks of the table in the module docs, in that order.
+fn checks(m: &Measurements, profile: &ProfileShape) -> [Check; 8] {
+    [
         Check {
             name: "edge_energy",
             value: m.edge_energy,
@@ -160,17 +177,5 @@ pub(crate) fn judge(m: &Measurements, profile: &ProfileShape) -> Verdict {
             at_most: false,
             failure: "almost fully transparent",
         },
-    ];
-    let softness = checks.iter().map(Check::score).fold(1.0f32, f32::min);
-    let soft = checks.iter().all(Check::passes);
-    let reasons = checks
-        .iter()
-        .filter(|c| soft || !c.passes())
-        .map(Check::describe)
-        .collect();
-    Verdict {
-        softness,
-        shape: if soft { Shape::Soft } else { Shape::Shaped },
-        reasons,
-    }
+    ]
 }
