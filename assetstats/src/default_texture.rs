@@ -12,9 +12,11 @@
 //! RING_WIDTH)^2)` and `rays = RAY_PEAK * |cos(RAY_ARMS / 2 * theta)|^RAY_SHARPNESS * exp(-r /
 //! RAY_LENGTH)`, averaged over 4 x 4 samples per pixel.
 //!
-//! **Verdict: shaped.** The core holds half the peak only out to about 0.06 half-widths while the
-//! halo keeps a tenth of it out to about 0.5, so `core_halo_ratio` is far below
-//! [`crate::CORE_HALO_RATIO_MIN`]: on a small billboard it reads as a glint, a sparkle, not a puff.
+//! **Verdict: shaped.** The radial profile falls below half its peak within the first ring or two
+//! (about 0.1 half-widths) but stays above a tenth of it out to about 0.65 half-widths, so
+//! `core_halo_ratio` is about 0.15, far below [`crate::CORE_HALO_RATIO_MIN`] (0.55 for a Gaussian);
+//! the core's sudden fall also trips the `profile_max_drop` check. On a small billboard it reads as
+//! a glint, a sparkle, not a puff; the faint rays and ring add to that but are not needed for it.
 //! The design lets the classifier accept "the default texture with a large size" separately: at a
 //! large size the halo dominates what is seen. So the stats carry `is_default = true` for that
 //! rule, and the classifier, not this crate, decides when the size is large enough.
