@@ -7,9 +7,11 @@
 //!    decoders are large and this crate is fed PNG/TGA/JPEG exports;
 //! 3. the header's dimensions (read without decoding the pixels): zero or over [`MAX_DIMENSION`] on
 //!    a side is refused;
-//! 4. the decode itself, under `image::Limits` (the same dimension limit and an allocation cap), so a
+//! 4. for JPEG, an end-of-image marker after the scan data (the decoder itself accepts a cut-off
+//!    file and fills the missing part with grey);
+//! 5. the decode itself, under `image::Limits` (the same dimension limit and an allocation cap), so a
 //!    header that lies about its size is still caught;
-//! 5. conversion to RGBA8: grey and RGB images get alpha 255 everywhere (see the crate docs for why
+//! 6. conversion to RGBA8: grey and RGB images get alpha 255 everywhere (see the crate docs for why
 //!    that reads as "shaped").
 
 use std::io::{Cursor, Read};
@@ -37,6 +39,13 @@ const ACCEPTED_FORMATS: [ImageFormat; 3] = [ImageFormat::Png, ImageFormat::Tga, 
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 /// Offset of the first chunk's type field (after the signature and the chunk length).
 const PNG_IHDR_TYPE_OFFSET: usize = 12;
+
+/// Length of the JPEG start-of-image marker.
+const JPEG_SOI_LEN: usize = 2;
+/// JPEG start-of-scan marker code.
+const JPEG_SOS: u8 = 0xDA;
+/// JPEG end-of-image marker code.
+const JPEG_EOI: u8 = 0xD9;
 
 /// JPEG 2000 codestream magic (SOC then SIZ marker).
 const J2K_CODESTREAM_MAGIC: [u8; 4] = [0xFF, 0x4F, 0xFF, 0x51];
@@ -89,6 +98,13 @@ pub fn decode_rgba(bytes: &[u8], file: &Path) -> Result<RgbaImage, AssetError> {
             .map_err(decode_err)?,
     };
     check_dimensions(width, height, file)?;
+    if format == ImageFormat::Jpeg && !jpeg_has_end_marker(bytes) {
+        // The JPEG decoder fills a cut-off scan with grey and reports success.
+        return Err(AssetError::Decode {
+            file: file.to_path_buf(),
+            reason: "truncated JPEG: no end-of-image marker after the image data".to_owned(),
+        });
+    }
 
     let mut limits = Limits::default();
     limits.max_image_width = Some(MAX_DIMENSION);
@@ -110,6 +126,28 @@ fn png_header_dimensions(bytes: &[u8]) -> Option<(u32, u32)> {
     }
     let be = |b: &[u8]| u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
     Some((be(&ihdr[4..8]), be(&ihdr[8..12])))
+}
+
+/// True when JPEG data has an end-of-image marker after its first scan. Header segments are skipped
+/// by their lengths (an EXIF thumbnail inside APP1 has its own end marker, which must not count);
+/// in the scan data `FF 00` is a stuffed byte and `FF D0..D7` are restart markers.
+fn jpeg_has_end_marker(bytes: &[u8]) -> bool {
+    let mut at = JPEG_SOI_LEN;
+    // Walk the header segments up to the first start of scan.
+    loop {
+        let Some(&[0xFF, marker, hi, lo]) = bytes.get(at..at + 4) else {
+            return false;
+        };
+        at += 2 + usize::from(u16::from_be_bytes([hi, lo]));
+        if marker == JPEG_SOS {
+            break;
+        }
+    }
+    bytes
+        .get(at..)
+        .unwrap_or_default()
+        .windows(2)
+        .any(|w| w == [0xFF, JPEG_EOI])
 }
 
 /// Refuses zero-size images and images over [`MAX_DIMENSION`] on a side.

@@ -141,13 +141,41 @@ fn truncated_files_are_decode_errors() {
 }
 
 #[test]
-fn every_prefix_of_a_png_is_handled_without_panic() {
-    let bytes = encode(&common::render(32, common::disc(0.3)), ImageFormat::Png);
-    for len in (0..bytes.len()).step_by(7) {
-        assert!(
-            decode_rgba(&bytes[..len], Path::new("prefix.png")).is_err(),
-            "prefix {len}"
-        );
+fn every_prefix_of_a_file_is_handled_without_panic() {
+    let img = common::render(32, common::disc(0.3));
+    for (format, name) in [
+        (ImageFormat::Png, "prefix.png"),
+        (ImageFormat::Tga, "prefix.tga"),
+        (ImageFormat::Jpeg, "prefix.jpg"),
+    ] {
+        let bytes = encode(&img, format);
+        for len in (0..bytes.len()).step_by(7) {
+            assert!(
+                decode_rgba(&bytes[..len], Path::new(name)).is_err(),
+                "{name}: prefix {len}"
+            );
+        }
+    }
+}
+
+#[test]
+fn corrupted_bytes_are_handled_without_panic() {
+    let img = common::render(32, common::star());
+    let mut rng = common::Rng::new(5);
+    for (format, name) in [
+        (ImageFormat::Png, "flip.png"),
+        (ImageFormat::Tga, "flip.tga"),
+    ] {
+        let good = encode(&img, format);
+        for _ in 0..200 {
+            let mut bad = good.clone();
+            let at = (rng.next_f32() * bad.len() as f32) as usize;
+            bad[at] ^= 1 << ((rng.next_f32() * 8.0) as u32);
+            // Either an error or a valid image within the limit: never a panic.
+            if let Ok(decoded) = decode_rgba(&bad, Path::new(name)) {
+                assert!(decoded.width() <= MAX_DIMENSION && decoded.height() <= MAX_DIMENSION);
+            }
+        }
     }
 }
 
