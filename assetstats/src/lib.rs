@@ -19,6 +19,12 @@
 //! the docs of [`TextureStats`]' fields and of the source modules `stats`, `scan`, `profile` and
 //! `verdict`; the thresholds are the `*_MAX` / `*_MIN` constants.
 //!
+//! Limits of that choice: detail finer than 1/64 of the texture is averaged away before the shape
+//! numbers see it (per-pixel grain on a 1024 x 1024 texture reads as a smooth grey; mipmapping
+//! does much the same to it on a distant billboard), and a texture smaller than 64 pixels is
+//! upsampled bilinearly, so its hard edges score in proportion to its size (a 32 x 32 hard disc
+//! about half the 64 x 64 one's energy, still well above the soft threshold).
+//!
 //! ## Inputs
 //!
 //! PNG, TGA and JPEG files through the `image` crate ([`load_rgba`], [`stats_for_file`]).
