@@ -22,8 +22,9 @@
 //! Limits of that choice: detail finer than 1/64 of the texture is averaged away before the shape
 //! numbers see it (per-pixel grain on a 1024 x 1024 texture reads as a smooth grey; mipmapping
 //! does much the same to it on a distant billboard), and a texture smaller than 64 pixels is
-//! upsampled bilinearly, so its hard edges score in proportion to its size (a 32 x 32 hard disc
-//! about half the 64 x 64 one's energy, still well above the soft threshold).
+//! upsampled by nearest neighbour, so hard edges keep their full score but smooth ramps become
+//! steps and score `64 / size` times higher (a Gaussian blob about 4 pi at 16 x 16, still soft;
+//! verdicts of the test shapes hold from 8 x 8 up).
 //!
 //! ## Inputs
 //!
