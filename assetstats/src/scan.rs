@@ -79,7 +79,8 @@ fn sum_run(pixels: &[u8], levels: &[u32; 4]) -> RunSums {
 pub(crate) fn scan(img: &RgbaImage, coverage_levels: &[u32; 4]) -> PixelScan {
     let (width, height) = (img.width() as usize, img.height() as usize);
     // Grid column c holds source columns [c * width / GRID rounded up, (c + 1) * width / GRID
-    // rounded up), i.e. exactly those x with x * GRID / width == c.
+    // rounded up), i.e. exactly those x with x * GRID / width == c (as in `axis_ranges`); for
+    // narrow images some runs are empty, and the grid is then rebuilt by `small_image_grid`.
     let col_start = |c: usize| (c * width).div_ceil(GRID);
     let mut sums = PixelScan {
         alpha_sum: 0,
@@ -128,19 +129,13 @@ pub(crate) fn plain_mean_rgb(img: &RgbaImage) -> [f32; 3] {
     sum.map(|s| (s as f64 / n) as f32)
 }
 
-/// Turns per-cell alpha sums into means in [0, 1].
+/// Turns per-cell alpha sums into means in [0, 1] (both sides at least `GRID`).
 fn normalise_box_grid(grid_sum: &[u32], width: usize, height: usize, out: &mut [f32]) {
-    let count = |n: usize| -> Vec<u32> {
-        let mut c = vec![0u32; GRID];
-        for i in 0..n {
-            c[i * GRID / n] += 1;
-        }
-        c
-    };
-    let (cols, rows) = (count(width), count(height));
+    let (cols, rows) = (axis_ranges(width), axis_ranges(height));
     for (i, (cell, &sum)) in out.iter_mut().zip(grid_sum).enumerate() {
-        let pixels = rows[i / GRID] * cols[i % GRID];
-        *cell = sum as f32 / (pixels as f32 * f32::from(u8::MAX));
+        let (x0, x1) = cols[i % GRID];
+        let (y0, y1) = rows[i / GRID];
+        *cell = sum as f32 / (((x1 - x0) * (y1 - y0)) as f32 * f32::from(u8::MAX));
     }
 }
 
