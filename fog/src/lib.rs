@@ -1,2 +1,3 @@
 //! `fog`: see ARCHITECTURE.md.
 #![forbid(unsafe_code)]
+pub mod froxel;

@@ -1,4 +1,6 @@
 //! The `particle-fog` subcommands, one module each; `main.rs` only parses and dispatches.
 
 pub mod devices;
+pub mod psys;
+pub mod render;
 pub mod settings;
