@@ -55,11 +55,6 @@ impl Ctx<'_> {
         SceneError::Invalid { file: self.file.to_path_buf(), line, column, message: message.into() }
     }
 
-    /// The scene file, for messages.
-    pub fn file(&self) -> &Path {
-        self.file
-    }
-
     /// A finite number.
     pub fn num(&self, v: &S<f32>, what: &str) -> Result<f32, SceneError> {
         let x = *v.get_ref();
