@@ -12,8 +12,9 @@ use crate::types::{PartData, PartFlags, PartSysData, SysFlags, Uuid};
 
 /// Decodes one PSYS block. Never panics, never reads past the end of `block`.
 ///
-/// Order of decisions (reference 2.5, 2.7): the viewer's null test first ([`null_reason`]); then
-/// exactly 86 bytes -> legacy; 1..=85 bytes -> rejected; 87..=98 bytes -> the strict extended decode.
+/// Order of decisions (reference 2.5, 2.7): the viewer's null test first (empty, over 98 bytes,
+/// for 87..=98 bytes a system size above 68, CRC 0); then exactly 86 bytes -> legacy; 1..=85 bytes
+/// -> rejected; 87..=98 bytes -> the strict extended decode.
 pub fn decode(block: &[u8]) -> Decoded {
     if let Some(reason) = null_reason(block) {
         return Decoded::NoSystem(reason);
@@ -91,46 +92,29 @@ fn decode_extended(block: &[u8]) -> Result<PartSysData, RejectReason> {
         .ok_or(RejectReason::ParticleSizeTooSmall { size: part_size })?;
     sys.part = read_part_fixed(&mut r)?;
     let flags = sys.part.flags.0;
-    let tail = |remaining: &mut usize, name: &'static str, flag: u32, width: usize| {
+    // Each flagged tail claims its bytes from the particle size; none may claim more than is left.
+    let mut claim = |tail: &'static str, flag: u32, width: usize| {
         if flags & flag == 0 {
             return Ok(false);
         }
-        let missing = RejectReason::MissingTail {
-            tail: name,
-            flag,
-            flags,
-            size: part_size,
-        };
-        *remaining = remaining.checked_sub(width).ok_or(missing)?;
+        let missing = RejectReason::MissingTail { tail, flag, flags, size: part_size };
+        remaining = remaining.checked_sub(width).ok_or(missing)?;
         Ok::<bool, RejectReason>(true)
     };
-    if tail(&mut remaining, "glow", PartFlags::DATA_GLOW, GLOW_TAIL_SIZE)? {
+    if claim("glow", PartFlags::DATA_GLOW, GLOW_TAIL_SIZE)? {
         sys.part.start_glow = glow(r.u8("start glow")?);
         sys.part.end_glow = glow(r.u8("end glow")?);
     }
-    if tail(
-        &mut remaining,
-        "blend",
-        PartFlags::DATA_BLEND,
-        BLEND_TAIL_SIZE,
-    )? {
+    if claim("blend", PartFlags::DATA_BLEND, BLEND_TAIL_SIZE)? {
         sys.part.blend_func_source = r.u8("blend source")?;
         sys.part.blend_func_dest = r.u8("blend destination")?;
     }
     if remaining > 0 {
-        return Err(RejectReason::UnknownParticleBytes {
-            size: part_size,
-            extra: remaining,
-            flags,
-        });
+        return Err(RejectReason::UnknownParticleBytes { size: part_size, extra: remaining, flags });
     }
     let (end, len) = (r.pos, block.len());
     if end < len {
-        return Err(RejectReason::TrailingBytes {
-            extra: len - end,
-            end,
-            len,
-        });
+        return Err(RejectReason::TrailingBytes { extra: len - end, end, len });
     }
     Ok(sys)
 }
@@ -194,12 +178,8 @@ impl<'a> Reader<'a> {
     }
 
     fn take<const N: usize>(&mut self, field: &'static str) -> Result<[u8; N], RejectReason> {
-        let truncated = || RejectReason::Truncated {
-            field,
-            offset: self.pos,
-            width: N,
-            len: self.block.len(),
-        };
+        let truncated =
+            || RejectReason::Truncated { field, offset: self.pos, width: N, len: self.block.len() };
         let end = self.pos.checked_add(N).ok_or_else(truncated)?;
         let bytes = self.block.get(self.pos..end).ok_or_else(truncated)?;
         let mut out = [0; N];
@@ -230,10 +210,7 @@ impl<'a> Reader<'a> {
     }
 
     fn vec2(&mut self, format: Fixed, field: &'static str) -> Result<Vec2, RejectReason> {
-        Ok(Vec2::new(
-            self.fixed(format, field)?,
-            self.fixed(format, field)?,
-        ))
+        Ok(Vec2::new(self.fixed(format, field)?, self.fixed(format, field)?))
     }
 
     fn vec3(&mut self, format: Fixed, field: &'static str) -> Result<Vec3, RejectReason> {
@@ -244,12 +221,7 @@ impl<'a> Reader<'a> {
 
     fn color(&mut self, field: &'static str) -> Result<Vec4, RejectReason> {
         let [r, g, b, a] = self.take(field)?;
-        Ok(Vec4::new(
-            color_channel(r),
-            color_channel(g),
-            color_channel(b),
-            color_channel(a),
-        ))
+        Ok(Vec4::new(color_channel(r), color_channel(g), color_channel(b), color_channel(a)))
     }
 
     fn uuid(&mut self, field: &'static str) -> Result<Uuid, RejectReason> {

@@ -22,23 +22,11 @@ pub struct Fixed {
 }
 
 /// U 8.8 in a U16: ages, burst rate, radius and speeds. 0 ..= 255.99609375, step 1/256.
-pub const U8_8: Fixed = Fixed {
-    int_bits: 8,
-    frac_bits: 8,
-    signed: false,
-};
+pub const U8_8: Fixed = Fixed { int_bits: 8, frac_bits: 8, signed: false };
 /// U 3.5 in a U8: angles and particle scales. 0 ..= 7.96875, step 1/32.
-pub const U3_5: Fixed = Fixed {
-    int_bits: 3,
-    frac_bits: 5,
-    signed: false,
-};
+pub const U3_5: Fixed = Fixed { int_bits: 3, frac_bits: 5, signed: false };
 /// S 8.7 in a U16, offset binary: omega and acceleration. -256 ..= 255.9921875, step 1/128.
-pub const S8_7: Fixed = Fixed {
-    int_bits: 8,
-    frac_bits: 7,
-    signed: true,
-};
+pub const S8_7: Fixed = Fixed { int_bits: 8, frac_bits: 7, signed: true };
 
 impl Fixed {
     /// Bits the raw value occupies (`I + F`, plus one when signed).
@@ -97,12 +85,12 @@ mod tests {
 
     #[test]
     fn ranges_and_steps_match_the_reference_table() {
-        assert_eq!(U8_8.max_value(), 255.996_1);
+        assert_eq!(U8_8.max_value(), 255.0 + 255.0 / 256.0);
         assert_eq!(U8_8.step(), 0.003_906_25);
         assert_eq!(U3_5.max_value(), 7.968_75);
         assert_eq!(U3_5.step(), 0.031_25);
         assert_eq!(S8_7.min_value(), -256.0);
-        assert_eq!(S8_7.max_value(), 255.992_19);
+        assert_eq!(S8_7.max_value(), 255.0 + 127.0 / 128.0);
         assert_eq!(S8_7.step(), 0.007_812_5);
         assert_eq!(U3_5.raw_max(), 0xff);
         assert_eq!(S8_7.raw_max(), 0xffff);
@@ -137,11 +125,7 @@ mod tests {
     fn every_raw_value_survives_decode_then_encode() {
         for format in [U8_8, U3_5, S8_7] {
             for raw in 0..=format.raw_max() {
-                assert_eq!(
-                    format.encode(format.decode(raw)),
-                    raw,
-                    "{format:?} raw {raw}"
-                );
+                assert_eq!(format.encode(format.decode(raw)), raw, "{format:?} raw {raw}");
             }
         }
     }
