@@ -212,7 +212,9 @@ fn semantic_errors_on_lights_camera_and_paths() {
         "{HEAD}[[object]]\nshape = \"box\"\nsize = [1.0, 1.0, 1.0]\nrotation = [0.0, 0.0, 0.0, 0.0]\n"
     );
     assert_invalid(&text, 7, 12, "quaternion is not a rotation");
-    let text = format!("{HEAD}[[object]]\nshape = \"box\"\nsize = [1.0, 1.0, 1.0]\nrotation = [3e38, 3e38, 0.0, 0.0]\n");
+    let text = format!(
+        "{HEAD}[[object]]\nshape = \"box\"\nsize = [1.0, 1.0, 1.0]\nrotation = [3e38, 3e38, 0.0, 0.0]\n"
+    );
     assert_invalid(&text, 7, 12, "quaternion is not a rotation");
     let text = format!("{HEAD}[sun]\ndirection = [3e38, 3e38, 0.0]\n");
     assert_invalid(&text, 5, 13, "zero-length");
@@ -253,4 +255,24 @@ fn every_truncation_of_a_showcase_scene_fails_cleanly_or_parses() {
         }
     }
     assert!(errors > 0, "cuts inside the [camera] table must fail");
+}
+
+#[test]
+fn single_character_substitutions_never_panic() {
+    // fog_machine.toml exercises every form: LSL list, camera path, projector, system fields.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/fog_machine.toml");
+    let text = std::fs::read_to_string(&path).expect("fog_machine.toml");
+    let mut rejected = 0;
+    for at in (0..text.len()).filter(|&i| text.is_char_boundary(i)) {
+        let rest = &text[at..];
+        let next = rest.chars().next().map_or(0, char::len_utf8);
+        for substitute in ["\"", "]", "é"] {
+            let mutated = format!("{}{substitute}{}", &text[..at], &rest[next..]);
+            if let Err(e) = parse(&mutated, &path) {
+                rejected += 1;
+                assert!(e.location().is_some(), "{e}");
+            }
+        }
+    }
+    assert!(rejected > text.len(), "most substitutions break the file: {rejected}");
 }

@@ -270,6 +270,7 @@ fn int_op(op: &str, x: i32, y: i32) -> Eval {
         "&" => Ok(Value::Int(x & y)),
         "^" => Ok(Value::Int(x ^ y)),
         "<<" => Ok(Value::Int(x.wrapping_shl(y as u32))),
+        ">>" => Ok(Value::Int(x.wrapping_shr(y as u32))),
         "&&" => b(x != 0 && y != 0),
         "||" => b(x != 0 || y != 0),
         _ => compare(op, f64::from(x), f64::from(y)),
@@ -335,6 +336,9 @@ mod tests {
         assert_eq!(ev("0x7FFFFFFF + 1"), Ok(Value::Int(i32::MIN)));
         assert_eq!(ev("1 + 2 * 3 - (4 - 1)"), Ok(Value::Int(4)));
         assert_eq!(ev("1 << 4 | 3"), Ok(Value::Int(19)));
+        assert_eq!(ev("0x100 >> 4"), Ok(Value::Int(16)));
+        assert_eq!(ev("-16 >> 2"), Ok(Value::Int(-4)), "arithmetic shift");
+        assert_eq!(ev("3 > 2"), Ok(Value::Int(1)));
         assert!(ev("1 / 0").is_err_and(|r| r.contains("division")));
     }
 

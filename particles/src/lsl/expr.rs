@@ -1,7 +1,7 @@
 //! LSL expressions: the syntax tree and a precedence-climbing parser.
 //!
 //! Operator precedence follows the LSL grammar (C-like; `lsl-definitions` and the wiki's
-//! "Operators" page), lowest first: `|| &&`, `|`, `^`, `&`, `== !=`, `< <= > >=`, `<<`, `+ -`,
+//! "Operators" page), lowest first: `|| &&`, `|`, `^`, `&`, `== !=`, `< <= > >=`, `<< >>`, `+ -`,
 //! `* / %`, then the unary operators (`-`, `!`, `~`, casts such as `(float)`), then postfix member
 //! access (`v.x`). Vector and rotation literals `<x, y, z>` / `<x, y, z, s>` are read with `>` disabled
 //! as a comparison at their top level, which is how LSL itself resolves the ambiguity.
@@ -57,7 +57,7 @@ fn precedence(op: &str) -> Option<u8> {
         "&" => 4,
         "==" | "!=" => 5,
         "<" | "<=" | ">" | ">=" => 6,
-        "<<" => 7,
+        "<<" | ">>" => 7,
         "+" | "-" => 8,
         "*" | "/" | "%" => 9,
         _ => return None,
@@ -144,6 +144,16 @@ impl<'a> Parser<'a> {
         self.binary(1, false)
     }
 
+    /// True when the next two tokens are `>` `>` with nothing between them.
+    fn adjacent_gt(&self) -> bool {
+        match (self.toks.get(self.pos), self.toks.get(self.pos + 1)) {
+            (Some(a), Some(b)) => {
+                b.tok == Tok::Punct(">") && a.line == b.line && b.col == a.col + 1
+            }
+            _ => false,
+        }
+    }
+
     /// Counts one level of tree depth, failing past [`MAX_EXPR_DEPTH`].
     fn deeper(&mut self) -> Result<(), LslError> {
         self.depth += 1;
@@ -156,13 +166,19 @@ impl<'a> Parser<'a> {
     fn binary(&mut self, min_prec: u8, no_gt: bool) -> Result<Expr, LslError> {
         let base = self.depth;
         let mut lhs = self.unary()?;
-        while let Some(Tok::Punct(op)) = self.peek(0) {
+        while let Some(Tok::Punct(first)) = self.peek(0) {
+            // `>>` is lexed as two `>` (so that vectors can close); adjacent ones shift right.
+            let op: &'static str = if *first == ">" && self.adjacent_gt() {
+                ">>"
+            } else {
+                first
+            };
             let Some(prec) = precedence(op) else { break };
-            if prec < min_prec || (no_gt && *op == ">") {
+            if prec < min_prec || (no_gt && op.starts_with('>')) {
                 break;
             }
             self.deeper()?;
-            self.pos += 1;
+            self.pos += if op == ">>" { 2 } else { 1 };
             let rhs = self.binary(prec + 1, no_gt)?;
             lhs = Expr::Binary(op, Box::new(lhs), Box::new(rhs));
         }

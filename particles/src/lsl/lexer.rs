@@ -6,7 +6,8 @@
 //! integers in decimal or `0x` hex (wrapping to 32 bits), floats as `1.`, `.5`, `1e3`, `1.5e-3`,
 //! strings with the escapes `\n`, `\t` (four spaces, as LSL stores it), `\"` and `\\` (any other
 //! escaped character stands for itself). After tokenising, brackets `()`, `[]` and `{}` are checked
-//! for balance so that every later stage can rely on them.
+//! for balance so that every later stage can rely on them. `>>` stays two `>` tokens (the expression
+//! parser joins adjacent ones into a shift) so that a vector literal can close before a `>`.
 
 use super::LslError;
 

@@ -353,8 +353,7 @@ fn value_until_semicolon(p: &mut Parser<'_>, env: &Env) -> Eval {
 
 /// `llParticleSystem(rules)` / `llLinkParticleSystem(link, rules)` at the cursor.
 fn particle_call(p: &mut Parser<'_>, env: &Env) -> Result<RawCall, LslError> {
-    let (line, _) = p.line_col(p.pos);
-    let at_name = p.error("wrong number of arguments");
+    let (line, col) = p.line_col(p.pos);
     let function = if ident(p, 0).as_deref() == Some(PARTICLE_FUNCTIONS[0]) {
         PARTICLE_FUNCTIONS[0]
     } else {
@@ -365,7 +364,15 @@ fn particle_call(p: &mut Parser<'_>, env: &Env) -> Result<RawCall, LslError> {
     let (link, rules) = match (function, args.as_slice()) {
         ("llParticleSystem", [rules]) => (None, rules),
         ("llLinkParticleSystem", [link, rules]) => (Some(link_arg(link, env)), rules),
-        _ => return Err(at_name),
+        _ => {
+            let want = if function == PARTICLE_FUNCTIONS[0] {
+                "(list rules)"
+            } else {
+                "(integer link, list rules)"
+            };
+            let msg = format!("{function} takes {want}, given {} argument(s)", args.len());
+            return Err(LslError::new(line, col, msg));
+        }
     };
     Ok(RawCall {
         line,
@@ -384,4 +391,69 @@ fn link_arg(e: &Expr, env: &Env) -> RawLink {
         }
     }
     RawLink::Value(env.eval(e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::eval::Item;
+    use super::super::lexer::lex;
+    use super::*;
+
+    fn calls(src: &str) -> Result<Vec<RawCall>, LslError> {
+        scan(&lex(src).expect("lexes"))
+    }
+
+    /// The rule list of the only call, as known values (panics on anything else).
+    fn only_rules(src: &str) -> Vec<Item> {
+        let c = calls(src).expect("parses");
+        assert_eq!(c.len(), 1);
+        match &c[0].rules {
+            Ok(Value::List(items)) => items.clone(),
+            other => panic!("not a list: {other:?}"),
+        }
+    }
+
+    fn handler(body: &str) -> String {
+        format!("default {{ touch_start(integer n) {{ {body} }} }}")
+    }
+
+    #[test]
+    fn top_level_assignment_is_tracked_branch_assignment_is_not() {
+        let items = only_rules(&handler("float a = 1.0; a = 2.0; llParticleSystem([a]);"));
+        assert_eq!(items, vec![Item::Known(Value::Float(2.0))]);
+        let items = only_rules(&handler(
+            "float a = 1.0; if (n) a = 2.0; llParticleSystem([a]);",
+        ));
+        assert!(matches!(&items[0], Item::Unknown(r) if r.contains("branch")));
+        let items = only_rules(&handler("integer a = 1; a++; llParticleSystem([a]);"));
+        assert!(matches!(&items[0], Item::Unknown(r) if r.contains("++")));
+        let items = only_rules(&handler(
+            "vector v = <1,2,3>; v.x = 5; llParticleSystem([v]);",
+        ));
+        assert!(matches!(&items[0], Item::Unknown(r) if r.contains("member")));
+        let items = only_rules(&handler("integer a = 3; a *= 2; llParticleSystem([a, n]);"));
+        assert_eq!(items[0], Item::Known(Value::Int(6)));
+        assert!(matches!(&items[1], Item::Unknown(r) if r.contains("parameter `n`")));
+    }
+
+    #[test]
+    fn globals_are_seen_by_functions_defined_before_them() {
+        let src =
+            "f() { llParticleSystem([G]); }\ninteger G = 4;\ndefault { state_entry() { f(); } }";
+        assert_eq!(only_rules(src), vec![Item::Known(Value::Int(4))]);
+    }
+
+    #[test]
+    fn structural_errors_are_located() {
+        let e = calls("integer x = ;").expect_err("no initialiser");
+        assert_eq!((e.line, e.column), (1, 13));
+        let e = calls("default {\n  foo\n}").expect_err("not a handler");
+        assert_eq!((e.line, e.column), (2, 3));
+        let e = calls(&handler("llParticleSystem(1, 2);")).expect_err("arity");
+        assert!(e.message.contains("takes (list rules), given 2"), "{e}");
+        let e = calls(&handler("llLinkParticleSystem([]);")).expect_err("arity");
+        assert!(e.message.contains("(integer link, list rules)"), "{e}");
+        assert!(calls("state { }").is_err());
+        assert!(calls("f(integer) { }").is_err());
+    }
 }

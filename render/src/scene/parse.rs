@@ -55,11 +55,6 @@ impl Ctx<'_> {
         SceneError::Invalid { file: self.file.to_path_buf(), line, column, message: message.into() }
     }
 
-    /// The scene file, for messages.
-    pub fn file(&self) -> &Path {
-        self.file
-    }
-
     /// A finite number.
     pub fn num(&self, v: &S<f32>, what: &str) -> Result<f32, SceneError> {
         let x = *v.get_ref();
@@ -150,7 +145,10 @@ impl Ctx<'_> {
         let d = self.v3(v, what)?;
         match d.try_normalize() {
             Some(unit) if d.length() >= MIN_DIRECTION_LENGTH => Ok(unit),
-            _ => Err(self.invalid(v.span(), format!("{what} must not be a zero-length (or overflowing) vector"))),
+            _ => {
+                Err(self
+                    .invalid(v.span(), format!("{what} must not be a zero-length (or overflowing) vector")))
+            }
         }
     }
 

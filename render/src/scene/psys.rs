@@ -63,8 +63,7 @@ fn source(ctx: &mut Ctx<'_>, p: &RawParticles) -> Result<ParticleSource, SceneEr
         (None, Some(t)) if ctx.textures.contains_key(&t) => Some(t),
         (None, Some(t)) => {
             ctx.warnings.push(format!(
-                "{}: particles {name:?}: PSYS_SRC_TEXTURE {t:?} is not in [textures]; the default texture is used",
-                ctx.file().display()
+                "particles {name:?}: PSYS_SRC_TEXTURE {t:?} is not in [textures]; the default texture is used"
             ));
             None
         }
@@ -127,7 +126,7 @@ fn from_lsl(
         ctx.invalid(
             at..at,
             format!(
-                "particles {name:?}: LSL list: {} (the script lines count from the wrapping `default` line)",
+                "particles {name:?}: LSL list: {} (positions in this message: list line N is line N + 1)",
                 e.message
             ),
         )
