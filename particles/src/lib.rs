@@ -2,6 +2,7 @@
 //!
 //! - [`types`]: the viewer's `LLPartSysData` / `LLPartData` and their enumerations.
 //! - [`codec`]: the PSYS block wire format, decoded byte-exactly as the viewer does.
+//! - [`json`]: the JSON form of a descriptor (CLI `psys decode|encode`, LSL import).
 //! - [`lsl`]: import of `llParticleSystem` / `llLinkParticleSystem` calls from creator scripts.
 //! - [`sim`]: the deterministic CPU reference simulation (the oracle for the GPU path).
 //!
@@ -9,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod codec;
+pub mod json;
 pub mod lsl;
 pub mod sim;
 pub mod types;

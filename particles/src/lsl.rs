@@ -1,1 +1,196 @@
-//! `lsl`: under construction.
+//! `lsl`: import of `llParticleSystem` / `llLinkParticleSystem` calls from creator scripts.
+//!
+//! # Algorithm
+//!
+//! 1. `lexer`: the whole script is tokenised (comments skipped, strings with escapes, every LSL
+//!    number form) and its brackets checked; a failure is an [`LslError`] with line and column.
+//! 2. `script`: the top level is parsed as LSL's grammar has it (globals, user functions,
+//!    `default` / `state` blocks of event handlers); global initialisers are evaluated in order. Each
+//!    body is then walked, without executing it, tracking local declarations and top-level
+//!    assignments, and every particle call's arguments are parsed (`expr`) and evaluated
+//!    (`eval`). What cannot be known without running the script (function results such as
+//!    `llFrand`/`llGetKey`, parameters, variables assigned in branches or loops, notecard data) is
+//!    *unresolved*, with a reason; it never fails the import.
+//! 3. `rules`: each evaluated rule list is applied pair by pair to `PartSysData::default()` (the LL
+//!    defaults of reference 4.2), later duplicates overwriting earlier ones, with the clamps below.
+//!
+//! # Clamps (Second Life behaviour; where SL and OpenSim differ, SL wins)
+//!
+//! Sources: `../shared/reference/sl-particles.md` 4.2 and 8, which cite the LL shared setters in
+//! `indra/llmessage/llpartdata.cpp` 154-198 and 399-419 and `lsl-definitions` ranges.
+//!
+//! | Rule | Clamp | Why |
+//! |---|---|---|
+//! | START/END_COLOR, START/END_ALPHA, START/END_GLOW | each channel to [0, 1] | documented range, U8 on the wire |
+//! | START/END_SCALE | x and y to [0, 4.0] m, z ignored | LL setter caps at `MAX_PART_SCALE` 4.0 (OpenSim's 7.96 loses, 8.1). No lower clamp to 0.03125: the setter has none, and values below 1/32 m quantise to 0 on the wire anyway |
+//! | PART_MAX_AGE | [0, 30] s | LL setter and lsl-definitions (8.2) |
+//! | BURST_RADIUS | [0, 50] m | LL setter |
+//! | BURST_SPEED_MIN/MAX | [-100, 100] m/s, then negatives to 0 | LL setter; the U 8.8 wire field clamps negatives to 0 |
+//! | SRC_ACCEL | each axis [-100, 100] m/s^2 | LL shared code |
+//! | BURST_PART_COUNT | [0, 255] | one byte on the wire; SL's handling is not public, OpenSim wraps mod 256 (300 -> 44), which no creator means, so we saturate (8.3) |
+//! | SRC_MAX_AGE, BURST_RATE | [0, 255.996] s | U 8.8 wire capacity (larger values would wrap); the viewer's 0.01 s rate floor is applied at decode, not here |
+//! | INNER/OUTERANGLE, ANGLE_BEGIN/END | [0, 7.96875] rad | U 3.5 wire capacity |
+//! | SRC_OMEGA | each axis [-256, 255.99] rad/s | S 8.7 wire capacity |
+//! | BLEND_FUNC_SOURCE/DEST | must pass `blend::is_valid_for_scripts`, else default + warning | LL `validBlendFunc` |
+//! | PATTERN | must fit a byte, else default + warning | U8 wire field; kept raw otherwise |
+//!
+//! INNER/OUTERANGLE clear `SysFlags::USE_NEW_ANGLE` and ANGLE_BEGIN/END set it (reference 3.2).
+//! Every clamp that changes a value adds a warning to the call.
+//!
+//! # Reporting conventions
+//!
+//! - A rule whose value is a run-time value is listed in [`LslCall::unresolved`] by its constant name
+//!   and keeps its default. A run-time rule code is listed as `(rule code)`; a run-time list joined in
+//!   with `+` as `(list segment)` (the pairs after it are read assuming it has an even length, with a
+//!   warning); a rule list that is itself a run-time value as `(rule list)`, and the call's system is
+//!   all defaults.
+//! - `llParticleSystem([])` gives a call with `empty = true` and a default `system` (switch off).
+//! - Limitation: a global variable changed in one handler is not seen by another handler; within a
+//!   body, assignments are tracked in source order.
+
+mod constants;
+mod eval;
+mod expr;
+mod lexer;
+mod report;
+mod rules;
+mod script;
+
+use serde::Serialize;
+
+use crate::types::PartSysData;
+use eval::Value;
+use script::{RawCall, RawLink};
+
+/// A script that does not tokenise or parse, located by 1-based line and column.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct LslError {
+    /// Line, 1-based.
+    pub line: u32,
+    /// Column in characters, 1-based.
+    pub column: u32,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl LslError {
+    fn new(line: u32, column: u32, message: impl Into<String>) -> Self {
+        LslError {
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+}
+
+/// The link argument of `llLinkParticleSystem`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum LinkTarget {
+    /// A link number (written as a number or a variable or expression holding one).
+    Number(i32),
+    /// A `LINK_*` constant, by name (`LINK_SET`, `LINK_THIS`, ...).
+    Named(String),
+}
+
+/// A rule whose value is only known when the script runs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Unresolved {
+    /// Rule constant name (`PSYS_SRC_BURST_RATE`), or `(rule list)`, `(rule code)`,
+    /// `(list segment)` or `link`.
+    pub rule: String,
+    /// Why it is unresolved (`run-time value: llFrand(...)`).
+    pub reason: String,
+    /// 1-based line of the call.
+    pub line: u32,
+}
+
+/// One particle call of a script, resolved as far as the script text allows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LslCall {
+    /// 1-based line of the function name.
+    pub line: u32,
+    /// `llParticleSystem` or `llLinkParticleSystem`.
+    pub function: String,
+    /// Link target of `llLinkParticleSystem`; `None` for `llParticleSystem` or a run-time link.
+    pub link: Option<LinkTarget>,
+    /// The descriptor: defaults, then the rules in order, clamped.
+    pub system: PartSysData,
+    /// PSYS_SRC_TEXTURE as written (inventory name or UUID text); a UUID also sets
+    /// `system.part_image_id`.
+    pub texture: Option<String>,
+    /// Rules only known at run time.
+    pub unresolved: Vec<Unresolved>,
+    /// Clamped values, type mismatches, invalid values, unknown rule codes.
+    pub warnings: Vec<String>,
+    /// `llParticleSystem([])`: the call switches the emitter off.
+    pub empty: bool,
+}
+
+/// Finds every `llParticleSystem` / `llLinkParticleSystem` call of `script`, in source order, and
+/// resolves its rule list.
+pub fn import(script: &str) -> Result<Vec<LslCall>, LslError> {
+    let tokens = lexer::lex(script)?;
+    Ok(script::scan(&tokens)?.into_iter().map(build_call).collect())
+}
+
+/// [`import`] as the JSON report the CLI `particle-fog lsl <script.lsl>` prints:
+/// `{"calls": [{"line", "function", "link", "texture", "descriptor", "hex", "unresolved",
+/// "warnings", "empty"}]}`, where `descriptor` is [`crate::json::DescriptorJson`] and `hex` the
+/// encoded PSYS block (`null` and `""` for an empty call).
+pub fn import_report(script: &str) -> Result<serde_json::Value, LslError> {
+    Ok(report::report(&import(script)?))
+}
+
+fn build_call(raw: RawCall) -> LslCall {
+    let mut call = LslCall {
+        line: raw.line,
+        function: raw.function.to_owned(),
+        link: None,
+        system: PartSysData::default(),
+        texture: None,
+        unresolved: Vec::new(),
+        warnings: Vec::new(),
+        empty: false,
+    };
+    call.link = match raw.link {
+        None => None,
+        Some(RawLink::Named(name, _)) => Some(LinkTarget::Named(name)),
+        Some(RawLink::Value(Ok(Value::Int(i)))) => Some(LinkTarget::Number(i)),
+        Some(RawLink::Value(Ok(other))) => {
+            call.warnings
+                .push(format!("link is a {}, not an integer", other.type_name()));
+            None
+        }
+        Some(RawLink::Value(Err(reason))) => {
+            call.unresolved.push(Unresolved {
+                rule: "link".to_owned(),
+                reason,
+                line: raw.line,
+            });
+            None
+        }
+    };
+    match raw.rules {
+        Ok(Value::List(items)) => {
+            call.empty = items.is_empty();
+            let applied = rules::apply(&items, raw.line);
+            call.system = applied.system;
+            call.texture = applied.texture;
+            call.unresolved.extend(applied.unresolved);
+            call.warnings.extend(applied.warnings);
+        }
+        Ok(other) => call
+            .warnings
+            .push(format!("rule list is a {}, not a list", other.type_name())),
+        Err(reason) => {
+            call.unresolved.push(Unresolved {
+                rule: "(rule list)".to_owned(),
+                reason,
+                line: raw.line,
+            });
+        }
+    }
+    call
+}
