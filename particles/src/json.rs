@@ -120,8 +120,8 @@ pub enum JsonError {
         /// What is wrong with it.
         message: String,
     },
-    /// A number that is NaN or infinite (possible only when built in code, never from JSON text).
-    #[error("{path}: not a finite number")]
+    /// A number that is NaN or infinite: built so in code, or a JSON number beyond the `f32` range.
+    #[error("{path}: not a finite f32 number")]
     NotFinite {
         /// The field.
         path: String,
@@ -169,7 +169,8 @@ impl From<&PartSysData> for DescriptorJson {
 impl TryFrom<DescriptorJson> for PartSysData {
     type Error = JsonError;
 
-    /// Fails only on a NaN or infinite number, naming its field.
+    /// Fails only on a NaN or infinite number, naming its field. Everything else is representable:
+    /// [`crate::codec::encode`] clamps out-of-range values.
     fn try_from(d: DescriptorJson) -> Result<Self, JsonError> {
         let (s, p) = (&d.system, &d.particle);
         let scalars = [

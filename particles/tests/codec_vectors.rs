@@ -145,11 +145,13 @@ fn values_at_or_above_the_maximum_clamp_instead_of_wrapping_to_zero() {
     s.part_accel = Vec3::new(300.0, 256.0, -300.0);
     s.angular_velocity = Vec3::new(f32::INFINITY, f32::NEG_INFINITY, f32::NAN);
     let sys = requantised(s);
-    assert_eq!(sys.max_age, 255.996_09);
-    assert_eq!(sys.burst_rate, 255.996_09);
+    // 255.99609375 and 255.9921875 (reference 2.1), written exactly.
+    let (u8_8_max, s8_7_max) = (255.0 + 255.0 / 256.0, 255.0 + 127.0 / 128.0);
+    assert_eq!(sys.max_age, u8_8_max);
+    assert_eq!(sys.burst_rate, u8_8_max);
     assert_eq!(sys.part.start_scale, Vec2::splat(7.968_75));
-    assert_eq!(sys.part_accel, Vec3::new(255.992_19, 255.992_19, -256.0));
-    assert_eq!(sys.angular_velocity, Vec3::new(255.992_19, -256.0, 0.0));
+    assert_eq!(sys.part_accel, Vec3::new(s8_7_max, s8_7_max, -256.0));
+    assert_eq!(sys.angular_velocity, Vec3::new(s8_7_max, -256.0, 0.0));
 }
 
 #[test]

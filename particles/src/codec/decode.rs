@@ -12,8 +12,9 @@ use crate::types::{PartData, PartFlags, PartSysData, SysFlags, Uuid};
 
 /// Decodes one PSYS block. Never panics, never reads past the end of `block`.
 ///
-/// Order of decisions (reference 2.5, 2.7): the viewer's null test first ([`null_reason`]); then
-/// exactly 86 bytes -> legacy; 1..=85 bytes -> rejected; 87..=98 bytes -> the strict extended decode.
+/// Order of decisions (reference 2.5, 2.7): the viewer's null test first (empty, over 98 bytes,
+/// for 87..=98 bytes a system size above 68, CRC 0); then exactly 86 bytes -> legacy; 1..=85 bytes
+/// -> rejected; 87..=98 bytes -> the strict extended decode.
 pub fn decode(block: &[u8]) -> Decoded {
     if let Some(reason) = null_reason(block) {
         return Decoded::NoSystem(reason);
@@ -91,29 +92,25 @@ fn decode_extended(block: &[u8]) -> Result<PartSysData, RejectReason> {
         .ok_or(RejectReason::ParticleSizeTooSmall { size: part_size })?;
     sys.part = read_part_fixed(&mut r)?;
     let flags = sys.part.flags.0;
-    let tail = |remaining: &mut usize, name: &'static str, flag: u32, width: usize| {
+    // Each flagged tail claims its bytes from the particle size; none may claim more than is left.
+    let mut claim = |tail: &'static str, flag: u32, width: usize| {
         if flags & flag == 0 {
             return Ok(false);
         }
         let missing = RejectReason::MissingTail {
-            tail: name,
+            tail,
             flag,
             flags,
             size: part_size,
         };
-        *remaining = remaining.checked_sub(width).ok_or(missing)?;
+        remaining = remaining.checked_sub(width).ok_or(missing)?;
         Ok::<bool, RejectReason>(true)
     };
-    if tail(&mut remaining, "glow", PartFlags::DATA_GLOW, GLOW_TAIL_SIZE)? {
+    if claim("glow", PartFlags::DATA_GLOW, GLOW_TAIL_SIZE)? {
         sys.part.start_glow = glow(r.u8("start glow")?);
         sys.part.end_glow = glow(r.u8("end glow")?);
     }
-    if tail(
-        &mut remaining,
-        "blend",
-        PartFlags::DATA_BLEND,
-        BLEND_TAIL_SIZE,
-    )? {
+    if claim("blend", PartFlags::DATA_BLEND, BLEND_TAIL_SIZE)? {
         sys.part.blend_func_source = r.u8("blend source")?;
         sys.part.blend_func_dest = r.u8("blend destination")?;
     }

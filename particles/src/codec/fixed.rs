@@ -97,12 +97,12 @@ mod tests {
 
     #[test]
     fn ranges_and_steps_match_the_reference_table() {
-        assert_eq!(U8_8.max_value(), 255.996_1);
+        assert_eq!(U8_8.max_value(), 255.0 + 255.0 / 256.0);
         assert_eq!(U8_8.step(), 0.003_906_25);
         assert_eq!(U3_5.max_value(), 7.968_75);
         assert_eq!(U3_5.step(), 0.031_25);
         assert_eq!(S8_7.min_value(), -256.0);
-        assert_eq!(S8_7.max_value(), 255.992_19);
+        assert_eq!(S8_7.max_value(), 255.0 + 127.0 / 128.0);
         assert_eq!(S8_7.step(), 0.007_812_5);
         assert_eq!(U3_5.raw_max(), 0xff);
         assert_eq!(S8_7.raw_max(), 0xffff);
