@@ -78,7 +78,7 @@ pub struct ReportRow {
 }
 
 /// Classifies every input once. `lookup` maps a texture name to its verdict; when it has none,
-/// a system using the viewer's default texture gets [`TextureVerdict::VIEWER_DEFAULT`] and any other
+/// a system using the viewer's default texture gets [`TextureVerdict::viewer_default`] and any other
 /// gets what `policy` assumes.
 pub fn assess_all<F>(
     inputs: &[ReportInput],
@@ -94,7 +94,7 @@ where
         .map(|input| {
             let texture = lookup(&input.texture).or_else(|| {
                 if input.system.uses_default_texture() {
-                    Some(TextureVerdict::VIEWER_DEFAULT)
+                    Some(TextureVerdict::viewer_default())
                 } else {
                     policy.assumed()
                 }

@@ -33,7 +33,7 @@ fn input(source: &str, system: PartSysData, texture: &str) -> ReportInput {
     }
 }
 
-/// A soft texture whose softness ramp gives `score` (smoothstep(0.3, 0.7, s)): 0.5 at s = 0.5.
+/// A soft texture; its factor is smoothstep(0.5, 0.85, softness).
 fn soft(softness: f32) -> TextureVerdict {
     TextureVerdict {
         softness,
@@ -59,11 +59,11 @@ fn json_report_lists_verdicts_weights_exclusions_and_factors() {
         input("glow.lsl:9", additive, MIST_TEX),
         input("half.lsl:1", mist(), "half"),
     ];
-    // Softness 0.52 -> t = (0.52 - 0.3) / 0.4 = 0.55 -> score 3t^2 - 2t^3 = 0.57475, inside the
+    // Softness 0.6925 -> t = (0.6925 - 0.5) / 0.35 = 0.55 -> score 3t^2 - 2t^3 = 0.57475, inside the
     // band [0.5, 0.7) -> weight (0.57475 - 0.5) / 0.2 = 0.37375.
     let lookup = |name: &str| match name {
         MIST_TEX => Some(soft(0.9)),
-        "half" => Some(soft(0.52)),
+        "half" => Some(soft(0.6925)),
         _ => None,
     };
     let rows = assess_all(&inputs, lookup, UnknownTexturePolicy::Unknown, &fog_on());

@@ -31,10 +31,12 @@ pub const SLOW_SIZES_PER_S_HI: f32 = 1.0;
 pub const LONG_LIFE_LO_S: f32 = 1.5;
 /// Effect life at which `long_lived` is 1, seconds.
 pub const LONG_LIFE_HI_S: f32 = 4.0;
-/// Texture softness at which `soft` starts rising.
-pub const SOFTNESS_LO: f32 = 0.3;
-/// Texture softness at which `soft` is 1.
-pub const SOFTNESS_HI: f32 = 0.7;
+/// Texture softness at which `soft` starts rising: assetstats' soft/shaped boundary (a texture is
+/// soft exactly when its softness is above 0.5, its weakest check just passing).
+pub const SOFTNESS_LO: f32 = 0.5;
+/// Texture softness at which `soft` is 1: every assetstats check passes with a clear margin (a
+/// check's score `1 / (1 + (value / limit)^4)` is 0.85 at 65 % of its limit).
+pub const SOFTNESS_HI: f32 = 0.85;
 /// Particle size at which the default (sparkle) texture starts to count as soft, metres: below it
 /// the sparkle's core and rays are visible.
 pub const DEFAULT_TEXTURE_SOFT_SIZE_LO_M: f32 = 1.0;

@@ -25,6 +25,8 @@ pub mod factors;
 pub mod hysteresis;
 pub mod measure;
 
+use assetstats::{Shape, TextureStats};
+
 pub use assess::{classify, one_shot_weight, Assessment, ExclusionNote, Explanation, Verdict};
 pub use exclusion::{Exclusion, ExclusionSet};
 pub use factors::Factors;
@@ -32,7 +34,7 @@ pub use hysteresis::Classifier;
 pub use measure::Measures;
 
 /// What the classifier needs to know about a system's texture: a digest of the texture
-/// statistics (`assetstats::TextureStats`). A system whose texture has no statistics yet passes
+/// statistics (`assetstats::TextureStats`, converted with `From`). A system whose texture has no statistics yet passes
 /// `None` and stays a billboard (`unknown_texture`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TextureVerdict {
@@ -64,25 +66,28 @@ impl TextureVerdict {
         is_default_texture: false,
     };
 
-    /// The viewer's default texture as described in reference section 7 (white, all the shape in
-    /// alpha: a small core, faint ring and rays, a halo fading to alpha 2-5 of 255 at the edges),
-    /// for when its measured statistics are not at hand. Its softness is irrelevant: the default
-    /// texture counts as soft only through the particle size (see [`factors::soft_factor`]).
-    pub const VIEWER_DEFAULT: TextureVerdict = TextureVerdict {
-        softness: 1.0,
-        shape_is_soft: true,
-        mean_alpha: VIEWER_DEFAULT_MEAN_ALPHA,
-        is_default_texture: true,
-    };
+    /// The viewer's default texture (`pixiesmall.j2c`, reference 7), from the statistics
+    /// `assetstats` ships for it. Its shape and softness are irrelevant: the default texture counts
+    /// as soft only through the particle size (see [`factors::soft_factor`]).
+    pub fn viewer_default() -> TextureVerdict {
+        TextureVerdict::from(&assetstats::default_texture_stats())
+    }
+}
+
+impl From<&TextureStats> for TextureVerdict {
+    fn from(stats: &TextureStats) -> TextureVerdict {
+        TextureVerdict {
+            softness: stats.softness,
+            shape_is_soft: stats.shape == Shape::Soft,
+            mean_alpha: stats.mean_alpha,
+            is_default_texture: stats.is_default,
+        }
+    }
 }
 
 /// Mean alpha assumed for a soft puff texture of unknown statistics (a Gaussian with sigma about a
 /// quarter of the square covers roughly a third of it).
 pub const ASSUMED_SOFT_MEAN_ALPHA: f32 = 0.35;
-
-/// Mean alpha assumed for the viewer's default texture when its statistics are not at hand: a
-/// small bright core over a faint halo covers little of its square.
-pub const VIEWER_DEFAULT_MEAN_ALPHA: f32 = 0.15;
 
 /// Per-system facts beside the descriptor.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
