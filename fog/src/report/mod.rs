@@ -15,6 +15,10 @@ use settings::Settings;
 use crate::classify::{classify, one_shot_weight, Explanation, SystemContext, TextureVerdict};
 use crate::FogError;
 
+mod inputs;
+
+pub use inputs::{input_from_hex, inputs_from_lsl};
+
 /// What to assume for a texture whose statistics the lookup cannot provide.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum UnknownTexturePolicy {
@@ -58,7 +62,8 @@ pub struct ReportInput {
     pub source: String,
     /// The descriptor.
     pub system: PartSysData,
-    /// The texture as the user named it (UUID text, inventory name or file name).
+    /// The texture as the user named it (UUID text, inventory name or file name); empty for the
+    /// viewer's default texture.
     pub texture: String,
     /// Worn on an avatar.
     pub attachment: bool,
@@ -78,8 +83,8 @@ pub struct ReportRow {
 }
 
 /// Classifies every input once. `lookup` maps a texture name to its verdict; when it has none,
-/// a system using the viewer's default texture gets [`TextureVerdict::viewer_default`] and any other
-/// gets what `policy` assumes.
+/// a system using the viewer's default texture (no texture named, or the nil UUID) gets
+/// [`TextureVerdict::viewer_default`] and any other gets what `policy` assumes.
 pub fn assess_all<F>(
     inputs: &[ReportInput],
     lookup: F,
@@ -93,7 +98,7 @@ where
         .iter()
         .map(|input| {
             let texture = lookup(&input.texture).or_else(|| {
-                if input.system.uses_default_texture() {
+                if names_default_texture(input) {
                     Some(TextureVerdict::viewer_default())
                 } else {
                     policy.assumed()
@@ -115,6 +120,16 @@ where
             }
         })
         .collect()
+}
+
+/// True when the input uses the viewer's default texture: no texture id, and no name or the nil
+/// UUID as its name (an inventory name leaves the id nil too, but is not the default texture).
+fn names_default_texture(input: &ReportInput) -> bool {
+    let nil_name = input
+        .texture
+        .parse::<particles::Uuid>()
+        .is_ok_and(|id| id.is_nil());
+    input.system.uses_default_texture() && (input.texture.trim().is_empty() || nil_name)
 }
 
 /// Decimal places kept for scores, factors and measures in the JSON report.
