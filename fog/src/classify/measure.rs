@@ -133,9 +133,11 @@ pub fn measure(sys: &PartSysData, ctx: &SystemContext, settings: &Settings) -> M
         alive,
         spacing_m,
         overlap,
-        alpha: finite_or_zero(colour.w).clamp(0.0, 1.0) * texture_alpha,
+        alpha: finite_or(colour.w, 1.0).clamp(0.0, 1.0) * texture_alpha,
         luminance: finite_or_zero(colour.truncate().clamp(Vec3::ZERO, Vec3::ONE).dot(LUMA)),
-        glow: finite_or_zero(part.start_glow.max(part.end_glow)).max(0.0),
+        glow: finite_or(part.start_glow, 1.0)
+            .max(finite_or(part.end_glow, 1.0))
+            .max(0.0),
     }
 }
 
@@ -171,7 +173,7 @@ pub fn emission_rms_m_per_s(sys: &PartSysData) -> f32 {
         PatternKind::Drop => 0.0,
         _ => {
             let (a, b) = (sys.burst_speed_min.abs(), sys.burst_speed_max.abs());
-            finite_or_zero(((a * a + a * b + b * b) / 3.0).sqrt())
+            finite_or(((a * a + a * b + b * b) / 3.0).sqrt(), f32::INFINITY)
         }
     }
 }
@@ -186,7 +188,7 @@ pub fn rms_speed_m_per_s(sys: &PartSysData, life_s: f32) -> f32 {
     } else {
         0.0
     };
-    finite_or_zero((v0 * v0 + accel_sq + wind_sq).sqrt())
+    finite_or((v0 * v0 + accel_sq + wind_sq).sqrt(), f32::INFINITY)
 }
 
 /// Mean over `[0, life]` of `(1 - e^(-k t))^2` with `k` = [`WIND_RELAX_PER_S`]: the fraction of the
@@ -262,7 +264,18 @@ impl Cloud {
     }
 }
 
-/// `x`, or 0 when it is NaN or infinite (descriptors come from outside).
+/// `x`, or `fallback` when it is NaN or infinite. Fallbacks are conservative: an unreadable speed is
+/// infinitely fast, an unreadable alpha opaque, an unreadable glow full.
+fn finite_or(x: f32, fallback: f32) -> f32 {
+    if x.is_finite() {
+        x
+    } else {
+        fallback
+    }
+}
+
+/// `x`, or 0 when it is NaN or infinite (descriptors come from outside): an unreadable size is too
+/// small, an unreadable life too short.
 fn finite_or_zero(x: f32) -> f32 {
     if x.is_finite() {
         x
