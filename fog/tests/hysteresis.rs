@@ -287,3 +287,67 @@ fn removed_systems_are_forgotten_and_explained_systems_say_why() {
     c.update(&s, 1, 0.25);
     assert!((c.weight(&"mist") - 0.25).abs() < 1e-6);
 }
+
+#[test]
+fn every_descriptor_field_is_part_of_its_identity() {
+    use fog::classify::hysteresis::descriptor_words;
+    use glam::Vec3;
+    use particles::types::{PartFlags, SysFlags, Uuid};
+    type Edit = (&'static str, fn(&mut PartSysData));
+    let edits: Vec<Edit> = vec![
+        ("crc", |s| s.crc = 2),
+        ("flags", |s| s.flags = SysFlags(SysFlags::USE_NEW_ANGLE)),
+        ("pattern", |s| s.pattern = pattern::EXPLODE),
+        ("max_age", |s| s.max_age = 9.0),
+        ("start_age", |s| s.start_age = 1.0),
+        ("inner_angle", |s| s.inner_angle = 0.1),
+        ("outer_angle", |s| s.outer_angle = 0.2),
+        ("burst_rate", |s| s.burst_rate = 0.3),
+        ("burst_radius", |s| s.burst_radius = 0.4),
+        ("burst_speed_min", |s| s.burst_speed_min = 0.5),
+        ("burst_speed_max", |s| s.burst_speed_max = 0.6),
+        ("burst_part_count", |s| s.burst_part_count = 9),
+        ("angular_velocity", |s| {
+            s.angular_velocity = Vec3::new(0.0, 0.0, 1.0)
+        }),
+        ("part_accel", |s| s.part_accel = Vec3::new(0.0, 0.1, 0.0)),
+        ("part_image_id", |s| s.part_image_id = Uuid([9; 16])),
+        ("target_uuid", |s| s.target_uuid = Uuid([1; 16])),
+        ("part.flags", |s| s.part.flags = PartFlags(PartFlags::WIND)),
+        ("part.max_age", |s| s.part.max_age = 14.0),
+        ("part.start_color", |s| s.part.start_color.w = 0.25),
+        ("part.end_color", |s| s.part.end_color.x = 0.5),
+        ("part.start_scale", |s| s.part.start_scale.y = 2.5),
+        ("part.end_scale", |s| s.part.end_scale.x = 0.5),
+        ("part.start_glow", |s| s.part.start_glow = 0.1),
+        ("part.end_glow", |s| s.part.end_glow = 0.1),
+        ("part.blend_func_source", |s| s.part.blend_func_source = 0),
+        ("part.blend_func_dest", |s| s.part.blend_func_dest = 0),
+    ];
+    let base = mist();
+    let s = fog_on();
+    let mut c = Classifier::new();
+    c.upsert(0u8, &base, ctx_with_score(0.9));
+    c.update(&s, 1, DT_S);
+    for (i, (name, edit)) in edits.iter().enumerate() {
+        let mut changed = base;
+        edit(&mut changed);
+        assert_ne!(
+            descriptor_words(&changed),
+            descriptor_words(&base),
+            "{name} not compared"
+        );
+        c.upsert(0, &changed, ctx_with_score(0.9));
+        c.update(&s, 1, DT_S);
+        assert_eq!(c.evaluations(), 2 + 2 * i as u64, "{name} re-evaluates");
+        c.upsert(0, &base, ctx_with_score(0.9));
+        c.update(&s, 1, DT_S);
+    }
+    let mut nan = base;
+    nan.burst_radius = f32::NAN;
+    assert_eq!(
+        descriptor_words(&nan),
+        descriptor_words(&nan),
+        "a NaN equals itself: no churn"
+    );
+}

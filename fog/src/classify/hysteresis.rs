@@ -7,16 +7,16 @@
 //! * **Cross-fade**: the blend weight moves toward its target (1 converted, 0 not) at
 //!   [`CROSSFADE_PER_S`] per second, so a full cross-fade takes 1 s and no frame changes the weight
 //!   by more than `dt * CROSSFADE_PER_S`.
-//! * **Dirty tracking**: a system is re-evaluated only when its descriptor changes (a hash of every
-//!   field's bits), its context changes (attachment, HUD, texture verdict arriving or changing), its
+//! * **Dirty tracking**: a system is re-evaluated only when its descriptor changes (every field
+//!   compared by its bits), its context changes (attachment, HUD, texture verdict arriving or changing), its
 //!   live count changes band of the `alive` ramp ([`alive_band`]), or the settings version moves.
 //!   A clean system costs nothing per frame; only systems still fading are touched.
 //! * **Determinism**: each system's state depends only on its own inputs and the frame sequence;
 //!   no randomness, no dependence on map iteration order.
 
-use std::collections::hash_map::{DefaultHasher, Entry as MapEntry};
+use std::collections::hash_map::Entry as MapEntry;
 use std::collections::HashMap;
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 
 use particles::types::PartSysData;
 use settings::Settings;
@@ -31,7 +31,7 @@ pub const CROSSFADE_PER_S: f32 = 1.0;
 /// What decides whether a system must be re-evaluated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct InputKey {
-    descriptor: u64,
+    descriptor: [u32; DESCRIPTOR_WORDS],
     attachment: bool,
     hud: bool,
     texture: Option<[u32; 4]>,
@@ -41,7 +41,7 @@ struct InputKey {
 impl InputKey {
     fn new(sys: &PartSysData, ctx: &SystemContext) -> InputKey {
         InputKey {
-            descriptor: descriptor_hash(sys),
+            descriptor: descriptor_words(sys),
             attachment: ctx.attachment,
             hud: ctx.hud,
             texture: ctx.texture.as_ref().map(texture_bits),
@@ -254,42 +254,67 @@ fn texture_bits(t: &TextureVerdict) -> [u32; 4] {
     [t.softness.to_bits(), t.mean_alpha.to_bits(), flags, 0]
 }
 
-/// A hash of every field of the descriptor, by bit pattern (so NaNs compare equal to themselves).
-pub fn descriptor_hash(sys: &PartSysData) -> u64 {
-    let mut h = DefaultHasher::new();
+/// Number of 32-bit words in [`descriptor_words`].
+pub const DESCRIPTOR_WORDS: usize = 41;
+
+/// Every field of the descriptor as raw 32-bit words (floats by bit pattern, so a NaN equals
+/// itself): two descriptors are the same content exactly when their words are equal.
+pub fn descriptor_words(sys: &PartSysData) -> [u32; DESCRIPTOR_WORDS] {
     let p = &sys.part;
-    let mut put = |x: f32| x.to_bits().hash(&mut h);
-    for x in [
+    let av = sys.angular_velocity;
+    let ac = sys.part_accel;
+    let (c0, c1) = (p.start_color, p.end_color);
+    let (s0, s1) = (p.start_scale, p.end_scale);
+    let packed = u32::from_le_bytes([
+        sys.pattern,
+        sys.burst_part_count,
+        p.blend_func_source,
+        p.blend_func_dest,
+    ]);
+    let floats = [
         sys.max_age,
         sys.start_age,
         sys.inner_angle,
         sys.outer_angle,
         sys.burst_rate,
-    ] {
-        put(x);
-    }
-    for x in [
         sys.burst_radius,
         sys.burst_speed_min,
         sys.burst_speed_max,
+        av.x,
+        av.y,
+        av.z,
+        ac.x,
+        ac.y,
+        ac.z,
         p.max_age,
-    ] {
-        put(x);
+        c0.x,
+        c0.y,
+        c0.z,
+        c0.w,
+        c1.x,
+        c1.y,
+        c1.z,
+        c1.w,
+        s0.x,
+        s0.y,
+        s1.x,
+        s1.y,
+        p.start_glow,
+        p.end_glow,
+    ];
+    let mut words = [0u32; DESCRIPTOR_WORDS];
+    for (w, f) in words.iter_mut().zip(floats) {
+        *w = f.to_bits();
     }
-    for x in [p.start_glow, p.end_glow] {
-        put(x);
+    let ints = [sys.crc, sys.flags.0, p.flags.0, packed];
+    words[floats.len()..floats.len() + ints.len()].copy_from_slice(&ints);
+    let ids = sys
+        .part_image_id
+        .0
+        .chunks_exact(4)
+        .chain(sys.target_uuid.0.chunks_exact(4));
+    for (w, chunk) in words[floats.len() + ints.len()..].iter_mut().zip(ids) {
+        *w = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
     }
-    for v in [sys.angular_velocity, sys.part_accel] {
-        v.to_array().into_iter().for_each(&mut put);
-    }
-    for v in [p.start_color, p.end_color] {
-        v.to_array().into_iter().for_each(&mut put);
-    }
-    for v in [p.start_scale, p.end_scale] {
-        v.to_array().into_iter().for_each(&mut put);
-    }
-    (sys.crc, sys.flags.0, sys.pattern, sys.burst_part_count).hash(&mut h);
-    (sys.part_image_id, sys.target_uuid).hash(&mut h);
-    (p.flags.0, p.blend_func_source, p.blend_func_dest).hash(&mut h);
-    h.finish()
+    words
 }
