@@ -30,7 +30,7 @@
 //!   the acceleration `a L^2 / 2` and the wind drift `w (L - (1 - e^(-kL)) / k)`, in quadrature,
 //!   since their directions are unknown). The legacy INNER/OUTER tilt is ignored.
 //! * **Packing**: the spacing between neighbours is `cbrt(volume / alive estimate)`
-//!   ([`Measures::spacing_m`]). The overlap ([`Measures::overlap`]) is how many billboards a typical
+//!   ([`Measures::spacing_m()`]). The overlap ([`Measures::overlap`]) is how many billboards a typical
 //!   line of sight through the cloud crosses: total billboard area over the cloud's mean projected
 //!   area (Cauchy: surface / 4), `alive size^2 / (S / 4)`, which is `(size / spacing)^2` times the
 //!   cloud depth in spacings. It is size against spacing, weighted by how deep the cloud is.
@@ -79,8 +79,8 @@ pub struct Measures {
     pub alive_estimate: f32,
     /// Particles alive as used by the `alive` factor: the live count when known, else the estimate.
     pub alive: f32,
-    /// Typical distance between neighbouring particles (cube root of volume per particle), metres.
-    pub spacing_m: f32,
+    /// Cloud volume per particle (alive estimate), cubic metres; see [`Measures::spacing_m`].
+    pub volume_per_particle_m3: f32,
     /// Billboards crossed by a typical line of sight through the cloud (dimensionless).
     pub overlap: f32,
     /// Particle alpha averaged over life, times the texture's mean alpha when known.
@@ -89,6 +89,14 @@ pub struct Measures {
     pub luminance: f32,
     /// Largest glow, start or end, 0..1.
     pub glow: f32,
+}
+
+impl Measures {
+    /// Typical distance between neighbouring particles, metres: the cube root of the volume per
+    /// particle (computed on demand: the score does not need it).
+    pub fn spacing_m(&self) -> f32 {
+        self.volume_per_particle_m3.cbrt()
+    }
 }
 
 /// Measures a system (see the module docs for each definition).
@@ -104,8 +112,8 @@ pub fn measure(sys: &PartSysData, ctx: &SystemContext, settings: &Settings) -> M
     let alive_estimate = (emitted_per_s * life_s).min(cap);
     let alive = ctx.live_count.map_or(alive_estimate, |n| n as f32);
     let cloud = Cloud::of(sys, size_m, particle_life_s);
-    let spacing_m = if alive_estimate >= 1.0 {
-        finite_or_zero((cloud.volume_m3() / alive_estimate).cbrt())
+    let volume_per_particle_m3 = if alive_estimate >= 1.0 {
+        finite_or_zero(cloud.volume_m3() / alive_estimate)
     } else {
         f32::INFINITY
     };
@@ -131,7 +139,7 @@ pub fn measure(sys: &PartSysData, ctx: &SystemContext, settings: &Settings) -> M
         emitted_per_s,
         alive_estimate,
         alive,
-        spacing_m,
+        volume_per_particle_m3,
         overlap,
         alpha: finite_or(colour.w, 1.0).clamp(0.0, 1.0) * texture_alpha,
         luminance: finite_or_zero(colour.truncate().clamp(Vec3::ZERO, Vec3::ONE).dot(LUMA)),
@@ -198,7 +206,8 @@ pub fn wind_drift_mean_square(life_s: f32) -> f32 {
     if x <= 1e-4 {
         return 0.0;
     }
-    1.0 - 2.0 * (1.0 - (-x).exp()) / x + (1.0 - (-2.0 * x).exp()) / (2.0 * x)
+    let e = (-x).exp();
+    1.0 - 2.0 * (1.0 - e) / x + (1.0 - e * e) / (2.0 * x)
 }
 
 /// Particles emitted per second: `count / burst_rate`, with at most one burst per frame.

@@ -174,6 +174,7 @@ fn row_json(row: &ReportRow) -> Value {
             "speed_m_per_s": num(m.speed_m_per_s),
             "life_s": num(m.life_s),
             "alive": num(m.alive),
+            "spacing_m": num(m.spacing_m()),
             "overlap": num(m.overlap),
             "alpha": num(m.alpha),
         },
