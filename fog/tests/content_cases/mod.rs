@@ -120,9 +120,256 @@ pub fn case(name: &'static str, spec: Spec, texture: TextureVerdict, expect: Exp
     }
 }
 
+/// Every fog case.
 pub fn fog_cases() -> Vec<Case> {
-    let up = |a: f32| Vec3::new(0.0, 0.0, a);
-    let big = |a: f32, b: f32| (Vec2::splat(a), Vec2::splat(b));
+    vec![
+        fog_machine(),
+        low_lying_ground_fog(),
+        dry_ice_stage_fog(),
+        steam_vent(),
+        smoke_column(),
+        chimney_plume(),
+        campfire_smoke(),
+        waterfall_mist(),
+        sunbeam_dust_haze(),
+        pond_mist(),
+        dust_storm(),
+        default_texture_mist(),
+    ]
+}
+
+/// An upward (or, negative, downward) acceleration, m/s^2.
+fn up(a: f32) -> Vec3 {
+    Vec3::new(0.0, 0.0, a)
+}
+
+/// Square start and end scales, metres.
+fn big(a: f32, b: f32) -> (Vec2, Vec2) {
+    (Vec2::splat(a), Vec2::splat(b))
+}
+
+/// Club fog machine: a slow EXPLODE of 4 m grey puffs, radius 1.5 m, 12 s life, fading out.
+fn fog_machine() -> Case {
+    case(
+        "fog machine",
+        Spec {
+            radius: 1.5,
+            speed: (0.05, 0.1),
+            scale: big(4.0, 4.0),
+            life_s: 12.0,
+            rate_s: 0.5,
+            count: 4,
+            alpha: (0.25, 0.0),
+            ..Default::default()
+        },
+        SMOKE,
+        Expect::Fog,
+    )
+}
+
+/// Low-lying ground fog: flat ANGLE fan, almost still, 5 m sheets sinking slightly, 20 s.
+fn low_lying_ground_fog() -> Case {
+    case(
+        "low-lying ground fog",
+        Spec {
+            pattern: pattern::ANGLE,
+            speed: (0.1, 0.2),
+            radius: 2.0,
+            accel: up(-0.01),
+            scale: big(5.0, 5.0),
+            life_s: 20.0,
+            rate_s: 1.0,
+            count: 5,
+            alpha: (0.15, 0.0),
+            ..Default::default()
+        },
+        SMOKE,
+        Expect::Fog,
+    )
+}
+
+/// Dry-ice fog spilling off a stage: ANGLE fan, sinking, bouncing on the floor, growing 3->4 m.
+fn dry_ice_stage_fog() -> Case {
+    case(
+        "dry-ice stage fog",
+        Spec {
+            pattern: pattern::ANGLE,
+            speed: (0.1, 0.3),
+            radius: 0.5,
+            accel: up(-0.05),
+            scale: big(3.0, 4.0),
+            life_s: 10.0,
+            rate_s: 0.3,
+            count: 3,
+            flags: PartFlags::INTERP_COLOR | PartFlags::INTERP_SCALE | PartFlags::BOUNCE,
+            ..Default::default()
+        },
+        SMOKE,
+        Expect::Fog,
+    )
+}
+
+/// Industrial steam vent: narrow cone up, puffs growing 0.6 -> 2.5 m, 5 s, white.
+fn steam_vent() -> Case {
+    case(
+        "steam vent",
+        Spec {
+            pattern: pattern::ANGLE_CONE,
+            speed: (0.3, 0.5),
+            accel: up(0.1),
+            scale: big(0.6, 2.5),
+            life_s: 5.0,
+            rate_s: 0.1,
+            alpha: (0.5, 0.0),
+            rgb: Vec3::splat(0.95),
+            ..Default::default()
+        },
+        SMOKE,
+        Expect::Fog,
+    )
+}
+
+/// Factory smoke column: cone up, buoyant, drifting with the wind, 1 -> 3 m, 8 s.
+fn smoke_column() -> Case {
+    case(
+        "smoke column",
+        Spec {
+            pattern: pattern::ANGLE_CONE,
+            speed: (0.2, 0.4),
+            accel: up(0.15),
+            scale: big(1.0, 3.0),
+            alpha: (0.4, 0.0),
+            rgb: Vec3::splat(0.3),
+            flags: PartFlags::INTERP_COLOR | PartFlags::INTERP_SCALE | PartFlags::WIND,
+            ..Default::default()
+        },
+        SMOKE,
+        Expect::Fog,
+    )
+}
+
+/// Cottage chimney plume: gentle, 0.8 -> 2 m, 6 s.
+fn chimney_plume() -> Case {
+    case(
+        "chimney plume",
+        Spec {
+            pattern: pattern::ANGLE_CONE,
+            speed: (0.1, 0.1),
+            accel: up(0.1),
+            scale: big(0.8, 2.0),
+            life_s: 6.0,
+            rate_s: 0.3,
+            alpha: (0.35, 0.0),
+            rgb: Vec3::splat(0.5),
+            ..Default::default()
+        },
+        SMOKE,
+        Expect::Fog,
+    )
+}
+
+/// Campfire smoke (the fire's third emitter): grey, rising slowly, 0.5 -> 2 m, 5 s.
+fn campfire_smoke() -> Case {
+    case(
+        "campfire smoke",
+        Spec {
+            pattern: pattern::ANGLE_CONE,
+            speed: (0.2, 0.2),
+            accel: up(0.15),
+            scale: big(0.5, 2.0),
+            life_s: 5.0,
+            rate_s: 0.1,
+            count: 1,
+            alpha: (0.3, 0.0),
+            rgb: Vec3::splat(0.4),
+            ..Default::default()
+        },
+        SMOKE,
+        Expect::Fog,
+    )
+}
+
+/// Waterfall mist at the plunge pool: EXPLODE over 2 m, 2 -> 4 m puffs, wind-blown, 6 s.
+fn waterfall_mist() -> Case {
+    case(
+        "waterfall mist",
+        Spec {
+            radius: 2.0,
+            speed: (0.1, 0.3),
+            scale: big(2.0, 4.0),
+            life_s: 6.0,
+            count: 3,
+            alpha: (0.2, 0.0),
+            rgb: Vec3::splat(0.9),
+            flags: PartFlags::INTERP_COLOR | PartFlags::INTERP_SCALE | PartFlags::WIND,
+            ..Default::default()
+        },
+        SMOKE,
+        Expect::Fog,
+    )
+}
+
+/// Dust haze in a sunbeam: large faint warm fullbright puffs drifting down a shaft, 10 s.
+fn sunbeam_dust_haze() -> Case {
+    case(
+        "sunbeam dust haze",
+        Spec {
+            pattern: pattern::ANGLE_CONE,
+            speed: (0.05, 0.05),
+            radius: 0.5,
+            accel: up(-0.02),
+            scale: big(2.0, 2.0),
+            life_s: 10.0,
+            rate_s: 0.3,
+            count: 2,
+            alpha: (0.1, 0.1),
+            rgb: Vec3::new(1.0, 0.9, 0.7),
+            flags: PartFlags::INTERP_COLOR | PartFlags::EMISSIVE,
+        },
+        SMOKE,
+        Expect::Fog,
+    )
+}
+
+/// Pond mist: DROP, static 3 m puffs at the emitter, 15 s.
+fn pond_mist() -> Case {
+    case(
+        "pond mist",
+        Spec {
+            pattern: pattern::DROP,
+            scale: big(3.0, 3.0),
+            life_s: 15.0,
+            rate_s: 1.0,
+            count: 1,
+            alpha: (0.2, 0.0),
+            ..Default::default()
+        },
+        SMOKE,
+        Expect::Fog,
+    )
+}
+
+/// Desert dust storm: wind-blown EXPLODE of 3 m tan puffs, 8 s.
+fn dust_storm() -> Case {
+    case(
+        "dust storm",
+        Spec {
+            radius: 3.0,
+            speed: (0.3, 0.5),
+            scale: big(3.0, 3.0),
+            count: 4,
+            alpha: (0.3, 0.1),
+            rgb: Vec3::new(0.7, 0.6, 0.4),
+            flags: PartFlags::INTERP_COLOR | PartFlags::WIND,
+            ..Default::default()
+        },
+        SMOKE,
+        Expect::Fog,
+    )
+}
+
+/// Graveyard mist made with the viewer's default texture blown up to 4 m.
+fn default_texture_mist() -> Case {
     let mut default_tex = Spec {
         pattern: pattern::DROP,
         life_s: 15.0,
@@ -130,200 +377,10 @@ pub fn fog_cases() -> Vec<Case> {
         ..Default::default()
     };
     default_tex.scale = big(4.0, 4.0);
-    vec![
-        // Club fog machine: a slow EXPLODE of 4 m grey puffs, radius 1.5 m, 12 s life, fading out.
-        case(
-            "fog machine",
-            Spec {
-                radius: 1.5,
-                speed: (0.05, 0.1),
-                scale: big(4.0, 4.0),
-                life_s: 12.0,
-                rate_s: 0.5,
-                count: 4,
-                alpha: (0.25, 0.0),
-                ..Default::default()
-            },
-            SMOKE,
-            Expect::Fog,
-        ),
-        // Low-lying ground fog: flat ANGLE fan, almost still, 5 m sheets sinking slightly, 20 s.
-        case(
-            "low-lying ground fog",
-            Spec {
-                pattern: pattern::ANGLE,
-                speed: (0.1, 0.2),
-                radius: 2.0,
-                accel: up(-0.01),
-                scale: big(5.0, 5.0),
-                life_s: 20.0,
-                rate_s: 1.0,
-                count: 5,
-                alpha: (0.15, 0.0),
-                ..Default::default()
-            },
-            SMOKE,
-            Expect::Fog,
-        ),
-        // Dry-ice fog spilling off a stage: ANGLE fan, sinking, bouncing on the floor, growing 3->4 m.
-        case(
-            "dry-ice stage fog",
-            Spec {
-                pattern: pattern::ANGLE,
-                speed: (0.1, 0.3),
-                radius: 0.5,
-                accel: up(-0.05),
-                scale: big(3.0, 4.0),
-                life_s: 10.0,
-                rate_s: 0.3,
-                count: 3,
-                flags: PartFlags::INTERP_COLOR | PartFlags::INTERP_SCALE | PartFlags::BOUNCE,
-                ..Default::default()
-            },
-            SMOKE,
-            Expect::Fog,
-        ),
-        // Industrial steam vent: narrow cone up, puffs growing 0.6 -> 2.5 m, 5 s, white.
-        case(
-            "steam vent",
-            Spec {
-                pattern: pattern::ANGLE_CONE,
-                speed: (0.3, 0.5),
-                accel: up(0.1),
-                scale: big(0.6, 2.5),
-                life_s: 5.0,
-                rate_s: 0.1,
-                alpha: (0.5, 0.0),
-                rgb: Vec3::splat(0.95),
-                ..Default::default()
-            },
-            SMOKE,
-            Expect::Fog,
-        ),
-        // Factory smoke column: cone up, buoyant, drifting with the wind, 1 -> 3 m, 8 s.
-        case(
-            "smoke column",
-            Spec {
-                pattern: pattern::ANGLE_CONE,
-                speed: (0.2, 0.4),
-                accel: up(0.15),
-                scale: big(1.0, 3.0),
-                alpha: (0.4, 0.0),
-                rgb: Vec3::splat(0.3),
-                flags: PartFlags::INTERP_COLOR | PartFlags::INTERP_SCALE | PartFlags::WIND,
-                ..Default::default()
-            },
-            SMOKE,
-            Expect::Fog,
-        ),
-        // Cottage chimney plume: gentle, 0.8 -> 2 m, 6 s.
-        case(
-            "chimney plume",
-            Spec {
-                pattern: pattern::ANGLE_CONE,
-                speed: (0.1, 0.1),
-                accel: up(0.1),
-                scale: big(0.8, 2.0),
-                life_s: 6.0,
-                rate_s: 0.3,
-                alpha: (0.35, 0.0),
-                rgb: Vec3::splat(0.5),
-                ..Default::default()
-            },
-            SMOKE,
-            Expect::Fog,
-        ),
-        // Campfire smoke (the fire's third emitter): grey, rising slowly, 0.5 -> 2 m, 5 s.
-        case(
-            "campfire smoke",
-            Spec {
-                pattern: pattern::ANGLE_CONE,
-                speed: (0.2, 0.2),
-                accel: up(0.15),
-                scale: big(0.5, 2.0),
-                life_s: 5.0,
-                rate_s: 0.1,
-                count: 1,
-                alpha: (0.3, 0.0),
-                rgb: Vec3::splat(0.4),
-                ..Default::default()
-            },
-            SMOKE,
-            Expect::Fog,
-        ),
-        // Waterfall mist at the plunge pool: EXPLODE over 2 m, 2 -> 4 m puffs, wind-blown, 6 s.
-        case(
-            "waterfall mist",
-            Spec {
-                radius: 2.0,
-                speed: (0.1, 0.3),
-                scale: big(2.0, 4.0),
-                life_s: 6.0,
-                count: 3,
-                alpha: (0.2, 0.0),
-                rgb: Vec3::splat(0.9),
-                flags: PartFlags::INTERP_COLOR | PartFlags::INTERP_SCALE | PartFlags::WIND,
-                ..Default::default()
-            },
-            SMOKE,
-            Expect::Fog,
-        ),
-        // Dust haze in a sunbeam: large faint warm fullbright puffs drifting down a shaft, 10 s.
-        case(
-            "sunbeam dust haze",
-            Spec {
-                pattern: pattern::ANGLE_CONE,
-                speed: (0.05, 0.05),
-                radius: 0.5,
-                accel: up(-0.02),
-                scale: big(2.0, 2.0),
-                life_s: 10.0,
-                rate_s: 0.3,
-                count: 2,
-                alpha: (0.1, 0.1),
-                rgb: Vec3::new(1.0, 0.9, 0.7),
-                flags: PartFlags::INTERP_COLOR | PartFlags::EMISSIVE,
-            },
-            SMOKE,
-            Expect::Fog,
-        ),
-        // Pond mist: DROP, static 3 m puffs at the emitter, 15 s.
-        case(
-            "pond mist",
-            Spec {
-                pattern: pattern::DROP,
-                scale: big(3.0, 3.0),
-                life_s: 15.0,
-                rate_s: 1.0,
-                count: 1,
-                alpha: (0.2, 0.0),
-                ..Default::default()
-            },
-            SMOKE,
-            Expect::Fog,
-        ),
-        // Desert dust storm: wind-blown EXPLODE of 3 m tan puffs, 8 s.
-        case(
-            "dust storm",
-            Spec {
-                radius: 3.0,
-                speed: (0.3, 0.5),
-                scale: big(3.0, 3.0),
-                count: 4,
-                alpha: (0.3, 0.1),
-                rgb: Vec3::new(0.7, 0.6, 0.4),
-                flags: PartFlags::INTERP_COLOR | PartFlags::WIND,
-                ..Default::default()
-            },
-            SMOKE,
-            Expect::Fog,
-        ),
-        // Graveyard mist made with the viewer's default texture blown up to 4 m.
-        case(
-            "default-texture mist",
-            default_tex,
-            TextureVerdict::viewer_default(),
-            Expect::Fog,
-        ),
-    ]
+    case(
+        "default-texture mist",
+        default_tex,
+        TextureVerdict::viewer_default(),
+        Expect::Fog,
+    )
 }
