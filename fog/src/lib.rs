@@ -1,7 +1,7 @@
 //! `fog`: the CPU side of particle fog: which legacy particle systems become volumetric fog, and
 //! by how much.
 //!
-//! - [`classify`]: per-system measures, soft score, hard exclusions, explanations, and the
+//! - [`classify`](mod@classify): per-system measures, soft score, hard exclusions, explanations, and the
 //!   [`Classifier`] that adds hysteresis and smooth cross-fades on top of the pure [`classify()`].
 //! - [`report`]: the `particle-fog classify` report (JSON value and text table) for creators.
 //!

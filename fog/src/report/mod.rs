@@ -2,7 +2,7 @@
 //! and as a text table, so creators can see why a build does or does not become fog.
 //!
 //! Each system is classified once with [`crate::classify()`] under the settings as given (the CLI
-//! chooses its defaults); there is no history, so the weight is [`one_shot_weight`]: 1 at or above
+//! chooses its defaults); there is no history, so the weight is [`crate::classify::one_shot_weight`]: 1 at or above
 //! the threshold, 0 below threshold - 0.2, linear in between.
 
 use std::fmt::Write as _;
@@ -12,7 +12,7 @@ use particles::types::PartSysData;
 use serde_json::{json, Map, Value};
 use settings::Settings;
 
-use crate::classify::{classify, one_shot_weight, Explanation, SystemContext, TextureVerdict};
+use crate::classify::{classify, Explanation, SystemContext, TextureVerdict};
 use crate::FogError;
 
 mod inputs;
@@ -112,7 +112,6 @@ where
             };
             let a = classify(&input.system, &ctx, settings);
             let explanation = Explanation::one_shot(&input.system, &a, settings);
-            debug_assert_eq!(explanation.weight, one_shot_weight(&a, settings));
             ReportRow {
                 source: input.source.clone(),
                 texture: input.texture.clone(),
