@@ -19,6 +19,13 @@
 //! the docs of [`TextureStats`]' fields and of the source modules `stats`, `scan`, `profile` and
 //! `verdict`; the thresholds are the `*_MAX` / `*_MIN` constants.
 //!
+//! Limits of that choice: detail finer than 1/64 of the texture is averaged away before the shape
+//! numbers see it (per-pixel grain on a 1024 x 1024 texture reads as a smooth grey; mipmapping
+//! does much the same to it on a distant billboard), and a texture smaller than 64 pixels is
+//! upsampled by nearest neighbour, so hard edges keep their full score but smooth ramps become
+//! steps and score `64 / size` times higher (a Gaussian blob about 4 pi at 16 x 16, still soft;
+//! verdicts of the test shapes hold from 8 x 8 up).
+//!
 //! ## Inputs
 //!
 //! PNG, TGA and JPEG files through the `image` crate ([`load_rgba`], [`stats_for_file`]).

@@ -5,8 +5,11 @@
 //! the pixels of one row that fall in one grid cell, summed in registers without memory
 //! dependencies between pixels (a histogram or a per-pixel grid update would serialise them). In the same pass alpha is box-filtered
 //! into a [`GRID`] x [`GRID`] grid: each source column `x` falls in grid column `x * GRID / width`
-//! (likewise rows), and a grid cell is the mean of the pixels that fall in it. Images smaller than
-//! the grid on either side are instead sampled bilinearly at the cell centres.
+//! (likewise rows), and a grid cell is the mean of the pixels that fall in it. Along a side shorter
+//! than the grid, each cell takes the pixel under its centre instead (nearest neighbour), so a hard
+//! edge in a 16 x 16 texture is still a one-cell step and scores like one; a smooth ramp is turned
+//! into steps and scores `GRID / side` times higher (a Gaussian blob about 4 pi at 16 x 16), which
+//! still leaves it soft down to 16 pixels.
 //!
 //! Why a fixed grid: the mean squared gradient of a hard edge grows with resolution (a step of 1
 //! over one pixel of size `h` gives `1/h` per unit of edge length), while a smooth ramp's does not.
@@ -76,7 +79,8 @@ fn sum_run(pixels: &[u8], levels: &[u32; 4]) -> RunSums {
 pub(crate) fn scan(img: &RgbaImage, coverage_levels: &[u32; 4]) -> PixelScan {
     let (width, height) = (img.width() as usize, img.height() as usize);
     // Grid column c holds source columns [c * width / GRID rounded up, (c + 1) * width / GRID
-    // rounded up), i.e. exactly those x with x * GRID / width == c.
+    // rounded up), i.e. exactly those x with x * GRID / width == c (as in `axis_ranges`); for
+    // narrow images some runs are empty, and the grid is then rebuilt by `small_image_grid`.
     let col_start = |c: usize| (c * width).div_ceil(GRID);
     let mut sums = PixelScan {
         alpha_sum: 0,
@@ -108,7 +112,7 @@ pub(crate) fn scan(img: &RgbaImage, coverage_levels: &[u32; 4]) -> PixelScan {
     if width >= GRID && height >= GRID {
         normalise_box_grid(&grid_sum, width, height, &mut sums.alpha_grid);
     } else {
-        bilinear_grid(img, &mut sums.alpha_grid);
+        small_image_grid(img, &mut sums.alpha_grid);
     }
     sums
 }
@@ -125,39 +129,49 @@ pub(crate) fn plain_mean_rgb(img: &RgbaImage) -> [f32; 3] {
     sum.map(|s| (s as f64 / n) as f32)
 }
 
-/// Turns per-cell alpha sums into means in [0, 1].
+/// Turns per-cell alpha sums into means in [0, 1] (both sides at least `GRID`).
 fn normalise_box_grid(grid_sum: &[u32], width: usize, height: usize, out: &mut [f32]) {
-    let count = |n: usize| -> Vec<u32> {
-        let mut c = vec![0u32; GRID];
-        for i in 0..n {
-            c[i * GRID / n] += 1;
-        }
-        c
-    };
-    let (cols, rows) = (count(width), count(height));
+    let (cols, rows) = (axis_ranges(width), axis_ranges(height));
     for (i, (cell, &sum)) in out.iter_mut().zip(grid_sum).enumerate() {
-        let pixels = rows[i / GRID] * cols[i % GRID];
-        *cell = sum as f32 / (pixels as f32 * f32::from(u8::MAX));
+        let (x0, x1) = cols[i % GRID];
+        let (y0, y1) = rows[i / GRID];
+        *cell = sum as f32 / (((x1 - x0) * (y1 - y0)) as f32 * f32::from(u8::MAX));
     }
 }
 
-/// Samples alpha bilinearly at the grid's cell centres (for images smaller than the grid).
-fn bilinear_grid(img: &RgbaImage, out: &mut [f32]) {
-    let (width, height) = (img.width(), img.height());
-    let alpha = |x: u32, y: u32| f32::from(img.get_pixel(x, y)[3]) / f32::from(u8::MAX);
-    // Source coordinate of a cell centre, clamped to the pixel centres, as (index, fraction).
-    let axis = |cell: usize, n: u32| -> (u32, u32, f32) {
-        let pos = ((cell as f32 + 0.5) * n as f32 / GRID as f32 - 0.5).clamp(0.0, (n - 1) as f32);
-        let lo = pos.floor() as u32;
-        (lo, (lo + 1).min(n - 1), pos - lo as f32)
-    };
-    for gy in 0..GRID {
-        let (y0, y1, fy) = axis(gy, height);
-        for gx in 0..GRID {
-            let (x0, x1, fx) = axis(gx, width);
-            let top = alpha(x0, y0) * (1.0 - fx) + alpha(x1, y0) * fx;
-            let bottom = alpha(x0, y1) * (1.0 - fx) + alpha(x1, y1) * fx;
-            out[gy * GRID + gx] = top * (1.0 - fy) + bottom * fy;
+/// Source index range of each grid cell along an axis of `n` pixels: the box of pixels whose index
+/// maps to the cell when `n >= GRID` (as in [`scan`]), otherwise the one pixel under the cell's
+/// centre (nearest neighbour: a hard edge stays a one-cell step, as it would be drawn).
+fn axis_ranges(n: usize) -> Vec<(usize, usize)> {
+    (0..GRID)
+        .map(|c| {
+            if n >= GRID {
+                ((c * n).div_ceil(GRID), ((c + 1) * n).div_ceil(GRID))
+            } else {
+                let i = (2 * c + 1) * n / (2 * GRID);
+                (i, i + 1)
+            }
+        })
+        .collect()
+}
+
+/// Grid of an image smaller than the grid on at least one side: box means along a large axis,
+/// nearest neighbour along a small one.
+fn small_image_grid(img: &RgbaImage, out: &mut [f32]) {
+    let (cols, rows) = (
+        axis_ranges(img.width() as usize),
+        axis_ranges(img.height() as usize),
+    );
+    for (gy, &(y0, y1)) in rows.iter().enumerate() {
+        for (gx, &(x0, x1)) in cols.iter().enumerate() {
+            let mut sum = 0u32;
+            for y in y0..y1 {
+                for x in x0..x1 {
+                    sum += u32::from(img.get_pixel(x as u32, y as u32)[3]);
+                }
+            }
+            let pixels = ((y1 - y0) * (x1 - x0)) as f32;
+            out[gy * GRID + gx] = sum as f32 / (pixels * f32::from(u8::MAX));
         }
     }
 }

@@ -123,6 +123,11 @@ fn null_uuid_means_the_default_texture() {
     let key = TextureKey::uuid("00000000-0000-0000-0000-000000000000");
     assert!(key.is_default());
     assert!(!TextureKey::uuid("5e120ba1-5805-dc57-66b7-f5ac4bd18f86").is_default());
+    // UUID text is case-insensitive and trimmed.
+    assert_eq!(
+        TextureKey::uuid(" 5E120BA1-5805-DC57-66B7-F5AC4BD18F86"),
+        TextureKey::uuid("5e120ba1-5805-dc57-66b7-f5ac4bd18f86")
+    );
     let cache = StatsCache::in_memory();
     let s = cache
         .get(&key)

@@ -310,6 +310,41 @@ fn statistics_are_invariant_under_rotation_and_mirroring() {
     }
 }
 
+/// Below the grid size the grid takes the nearest pixel: hard edges keep their energy (within 10 %
+/// of the 64 x 64 disc's), and a smooth ramp, turned into steps of GRID / n cells, scores GRID / n
+/// times its continuum value (pi for the Gaussian; tolerance 10 %). Verdicts do not change.
+#[test]
+fn small_textures_keep_their_verdicts() {
+    let disc_64 = stats(&render(64, disc(0.4))).edge_energy;
+    for size in [16u32, 32] {
+        let d = stats(&render(size, disc(0.4)));
+        assert_eq!(d.shape, Shape::Shaped, "disc at {size}");
+        assert!(
+            (d.edge_energy / disc_64 - 1.0).abs() < 0.1,
+            "disc at {size}: {}",
+            d.edge_energy
+        );
+        let b = stats(&render(size, gaussian(0.15)));
+        assert_eq!(b.shape, Shape::Soft, "blob at {size}: {:?}", b.reasons);
+        let expected = PI * GRID as f32 / size as f32;
+        assert!(
+            (b.edge_energy / expected - 1.0).abs() < 0.1,
+            "blob at {size}: {}",
+            b.edge_energy
+        );
+        assert_eq!(
+            stats(&render(size, cloud_puff())).shape,
+            Shape::Soft,
+            "cloud at {size}"
+        );
+        assert_eq!(
+            stats(&render(size, star())).shape,
+            Shape::Shaped,
+            "star at {size}"
+        );
+    }
+}
+
 /// Textures smaller than the grid, or not square, or of odd sizes, are measured without panic and
 /// with the same verdict as their 64 x 64 rendering.
 #[test]
