@@ -39,9 +39,7 @@ fn bench_decode(c: &mut Criterion) {
     let blocks = mixed_blocks();
     let lengths: Vec<usize> = blocks.iter().map(Vec::len).collect();
     assert_eq!(lengths, [86, 86, 86, 86, 96, 96, 96, 98]);
-    assert!(blocks
-        .iter()
-        .all(|b| matches!(decode(b), Decoded::System(_))));
+    assert!(blocks.iter().all(|b| matches!(decode(b), Decoded::System(_))));
 
     let mut group = c.benchmark_group("decode");
     group.throughput(Throughput::Elements(blocks.len() as u64));

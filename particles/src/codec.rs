@@ -111,7 +111,9 @@ pub enum RejectReason {
         size: i32,
     },
     /// A field runs past the end of the block.
-    #[error("truncated: {field} (offset {offset}, {width} byte(s)) runs past the end of the {len}-byte block")]
+    #[error(
+        "truncated: {field} (offset {offset}, {width} byte(s)) runs past the end of the {len}-byte block"
+    )]
     Truncated {
         /// The field that could not be read.
         field: &'static str,

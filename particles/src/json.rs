@@ -194,20 +194,11 @@ impl TryFrom<DescriptorJson> for PartSysData {
             ("particle.start_scale", &p.start_scale),
             ("particle.end_scale", &p.end_scale),
         ];
-        let bad = scalars
-            .iter()
-            .find(|(_, v)| !v.is_finite())
-            .map(|(path, _)| *path)
-            .or_else(|| {
-                vectors
-                    .iter()
-                    .find(|(_, v)| v.iter().any(|x| !x.is_finite()))
-                    .map(|(path, _)| *path)
-            });
+        let bad = scalars.iter().find(|(_, v)| !v.is_finite()).map(|(path, _)| *path).or_else(|| {
+            vectors.iter().find(|(_, v)| v.iter().any(|x| !x.is_finite())).map(|(path, _)| *path)
+        });
         if let Some(path) = bad {
-            return Err(JsonError::NotFinite {
-                path: path.to_owned(),
-            });
+            return Err(JsonError::NotFinite { path: path.to_owned() });
         }
         Ok(PartSysData {
             crc: s.crc,
@@ -248,12 +239,7 @@ impl TryFrom<DescriptorJson> for PartSysData {
 /// * `{"status":"none"}`, exit [`EXIT_OK`];
 /// * `{"status":"rejected","reason":"..."}`, exit [`EXIT_REJECTED`] (bad hex included).
 pub fn decode_report(hex: &str) -> (Value, i32) {
-    let rejected = |reason: String| {
-        (
-            json!({"status": "rejected", "reason": reason}),
-            EXIT_REJECTED,
-        )
-    };
+    let rejected = |reason: String| (json!({"status": "rejected", "reason": reason}), EXIT_REJECTED);
     let block = match codec::parse_hex(hex) {
         Ok(block) => block,
         Err(e) => return rejected(format!("bad hex: {e}")),
@@ -261,10 +247,7 @@ pub fn decode_report(hex: &str) -> (Value, i32) {
     match codec::decode(&block) {
         Decoded::System(sys) => {
             let d = DescriptorJson::from(&sys);
-            (
-                json!({"status": "ok", "system": d.system, "particle": d.particle}),
-                EXIT_OK,
-            )
+            (json!({"status": "ok", "system": d.system, "particle": d.particle}), EXIT_OK)
         }
         Decoded::NoSystem(_) => (json!({"status": "none"}), EXIT_OK),
         Decoded::Rejected(reason) => rejected(reason.to_string()),
@@ -286,16 +269,10 @@ pub fn descriptor_from_json(text: &str) -> Result<DescriptorJson, JsonError> {
     let top = Fields::new(&value, "")?;
     if let Some(status) = top.obj.get("status") {
         if status != "ok" {
-            return Err(JsonError::Status {
-                found: status.to_string(),
-            });
+            return Err(JsonError::Status { found: status.to_string() });
         }
     }
-    if let Some(key) = top
-        .obj
-        .keys()
-        .find(|k| !["status", "system", "particle"].contains(&k.as_str()))
-    {
+    if let Some(key) = top.obj.keys().find(|k| !["status", "system", "particle"].contains(&k.as_str())) {
         return Err(JsonError::Unknown { path: key.clone() });
     }
     let system = system_from(&Fields::new(top.value("system")?, "system")?)?;
@@ -351,16 +328,10 @@ struct Fields<'a> {
 
 impl<'a> Fields<'a> {
     fn new(value: &'a Value, section: &'static str) -> Result<Self, JsonError> {
-        let path = if section.is_empty() {
-            "<top level>"
-        } else {
-            section
-        };
+        let path = if section.is_empty() { "<top level>" } else { section };
         match value {
             Value::Object(obj) => Ok(Fields { obj, section }),
-            _ => Err(JsonError::NotAnObject {
-                path: path.to_owned(),
-            }),
+            _ => Err(JsonError::NotAnObject { path: path.to_owned() }),
         }
     }
 
@@ -373,16 +344,12 @@ impl<'a> Fields<'a> {
     }
 
     fn value(&self, field: &str) -> Result<&'a Value, JsonError> {
-        self.obj.get(field).ok_or_else(|| JsonError::Missing {
-            path: self.path(field),
-        })
+        self.obj.get(field).ok_or_else(|| JsonError::Missing { path: self.path(field) })
     }
 
     fn get<T: DeserializeOwned>(&self, field: &str) -> Result<T, JsonError> {
-        T::deserialize(self.value(field)?).map_err(|e| JsonError::Invalid {
-            path: self.path(field),
-            message: e.to_string(),
-        })
+        T::deserialize(self.value(field)?)
+            .map_err(|e| JsonError::Invalid { path: self.path(field), message: e.to_string() })
     }
 
     /// Fails on a key that `parsed` (built from this object) does not serialize: a typo or an
@@ -390,14 +357,8 @@ impl<'a> Fields<'a> {
     fn reject_unknown<T: Serialize>(&self, parsed: &T) -> Result<(), JsonError> {
         let known = serde_json::to_value(parsed).ok();
         let known = known.as_ref().and_then(Value::as_object);
-        match self
-            .obj
-            .keys()
-            .find(|k| !known.is_some_and(|m| m.contains_key(*k)))
-        {
-            Some(key) => Err(JsonError::Unknown {
-                path: self.path(key),
-            }),
+        match self.obj.keys().find(|k| !known.is_some_and(|m| m.contains_key(*k))) {
+            Some(key) => Err(JsonError::Unknown { path: self.path(key) }),
             None => Ok(()),
         }
     }

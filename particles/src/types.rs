@@ -268,8 +268,7 @@ impl Default for PartData {
 impl PartData {
     /// True for the ordinary (SOURCE_ALPHA, ONE_MINUS_SOURCE_ALPHA) pair.
     pub fn is_normal_alpha_blend(&self) -> bool {
-        self.blend_func_source == blend::SOURCE_ALPHA
-            && self.blend_func_dest == blend::ONE_MINUS_SOURCE_ALPHA
+        self.blend_func_source == blend::SOURCE_ALPHA && self.blend_func_dest == blend::ONE_MINUS_SOURCE_ALPHA
     }
 
     /// True when either glow is above zero.

@@ -1,8 +1,7 @@
 //! The JSON descriptor: `decode_report` output, `encode_from_json` input, and their error texts.
 
 use particles::json::{
-    decode_report, descriptor_from_json, encode_from_json, DescriptorJson, JsonError, EXIT_OK,
-    EXIT_REJECTED,
+    decode_report, descriptor_from_json, encode_from_json, DescriptorJson, JsonError, EXIT_OK, EXIT_REJECTED,
 };
 use particles::PartSysData;
 use serde_json::{json, Value};
@@ -22,12 +21,7 @@ fn ok_report() -> Value {
 }
 
 fn keys(v: &Value) -> Vec<&str> {
-    let mut k: Vec<&str> = v
-        .as_object()
-        .expect("object")
-        .keys()
-        .map(String::as_str)
-        .collect();
+    let mut k: Vec<&str> = v.as_object().expect("object").keys().map(String::as_str).collect();
     k.sort_unstable();
     k
 }
@@ -49,10 +43,7 @@ fn decode_report_of_the_viewer_vector() {
     assert_eq!(p["max_age"], 10.0);
     assert_eq!(p["end_color"], json!([1.0, 1.0, 0.0, 0.0]));
     assert_eq!(p["start_scale"], json!([1.0, 1.0]));
-    assert_eq!(
-        (&p["blend_func_source"], &p["blend_func_dest"]),
-        (&json!(2), &json!(1))
-    );
+    assert_eq!((&p["blend_func_source"], &p["blend_func_dest"]), (&json!(2), &json!(1)));
 }
 
 #[test]
@@ -115,59 +106,38 @@ fn decoded_floats_are_written_as_the_viewers_f32() {
 #[test]
 fn decode_report_none_and_rejected() {
     assert_eq!(decode_report(""), (json!({"status": "none"}), EXIT_OK));
-    assert_eq!(
-        decode_report(&"00".repeat(86)),
-        (json!({"status": "none"}), EXIT_OK)
-    );
+    assert_eq!(decode_report(&"00".repeat(86)), (json!({"status": "none"}), EXIT_OK));
 
     let (r, code) = decode_report("0102 03");
     assert_eq!(code, EXIT_REJECTED);
     assert_eq!(r["status"], "rejected");
-    assert!(
-        r["reason"].as_str().expect("reason").contains("3 bytes"),
-        "{r}"
-    );
+    assert!(r["reason"].as_str().expect("reason").contains("3 bytes"), "{r}");
 
     let (r, code) = decode_report("01 0g");
     assert_eq!(code, EXIT_REJECTED);
     let reason = r["reason"].as_str().expect("reason");
-    assert!(
-        reason.starts_with("bad hex") && reason.contains("'g'"),
-        "{reason}"
-    );
+    assert!(reason.starts_with("bad hex") && reason.contains("'g'"), "{reason}");
     assert_eq!(keys(&r), ["reason", "status"]);
 }
 
 #[test]
 fn encode_from_json_reverses_decode_report() {
     let report = ok_report();
-    assert_eq!(
-        encode_from_json(&report.to_string()),
-        Ok(VIEWER_BLOCK_HEX.to_owned())
-    );
+    assert_eq!(encode_from_json(&report.to_string()), Ok(VIEWER_BLOCK_HEX.to_owned()));
     let mut bare = report;
     bare.as_object_mut().expect("object").remove("status");
-    assert_eq!(
-        encode_from_json(&bare.to_string()),
-        Ok(VIEWER_BLOCK_HEX.to_owned())
-    );
+    assert_eq!(encode_from_json(&bare.to_string()), Ok(VIEWER_BLOCK_HEX.to_owned()));
 }
 
 #[test]
 fn descriptor_converts_both_ways_and_matches_the_serde_derive() {
-    let mut sys = PartSysData {
-        burst_rate: 0.5,
-        ..Default::default()
-    };
+    let mut sys = PartSysData { burst_rate: 0.5, ..Default::default() };
     sys.part.end_glow = 0.25;
     let d = DescriptorJson::from(&sys);
     assert_eq!(PartSysData::try_from(d.clone()), Ok(sys));
     let text = serde_json::to_string(&d).expect("serializes");
     assert_eq!(descriptor_from_json(&text), Ok(d.clone()));
-    assert_eq!(
-        serde_json::from_str::<DescriptorJson>(&text).expect("serde derive"),
-        d
-    );
+    assert_eq!(serde_json::from_str::<DescriptorJson>(&text).expect("serde derive"), d);
 }
 
 #[test]
@@ -175,12 +145,7 @@ fn non_finite_numbers_are_refused_with_their_field() {
     let mut d = DescriptorJson::from(&PartSysData::default());
     d.particle.end_scale[1] = f32::NAN;
     let e = PartSysData::try_from(d).expect_err("NaN");
-    assert_eq!(
-        e,
-        JsonError::NotFinite {
-            path: "particle.end_scale".into()
-        }
-    );
+    assert_eq!(e, JsonError::NotFinite { path: "particle.end_scale".into() });
 }
 
 /// The viewer report with one edit applied, as text.
@@ -194,25 +159,15 @@ fn edited(edit: impl FnOnce(&mut Value)) -> String {
 fn bad_input_errors_name_the_field() {
     let err = |text: &str| encode_from_json(text).expect_err("bad input").to_string();
 
-    let e = err(&edited(|r| {
-        drop(r["system"].as_object_mut().map(|m| m.remove("crc")))
-    }));
+    let e = err(&edited(|r| drop(r["system"].as_object_mut().map(|m| m.remove("crc")))));
     assert_eq!(e, "system.crc: missing field");
     let e = err(&edited(|r| r["particle"]["max_age"] = json!("ten")));
-    assert!(
-        e.starts_with("particle.max_age: invalid type: string \"ten\""),
-        "{e}"
-    );
+    assert!(e.starts_with("particle.max_age: invalid type: string \"ten\""), "{e}");
     let e = err(&edited(|r| r["system"]["burst_part_count"] = json!(300)));
-    assert!(
-        e.starts_with("system.burst_part_count: invalid value: integer `300`"),
-        "{e}"
-    );
+    assert!(e.starts_with("system.burst_part_count: invalid value: integer `300`"), "{e}");
     let e = err(&edited(|r| r["system"]["part_accel"] = json!([0.0, 1.0])));
     assert!(e.starts_with("system.part_accel: "), "{e}");
-    let e = err(&edited(|r| {
-        r["system"]["target_uuid"] = json!("not-a-uuid")
-    }));
+    let e = err(&edited(|r| r["system"]["target_uuid"] = json!("not-a-uuid")));
     assert!(e.starts_with("system.target_uuid: not a UUID"), "{e}");
     let e = err(&edited(|r| r["system"]["burst_rat"] = json!(1.0)));
     assert_eq!(e, "system.burst_rat: unknown field");
@@ -220,14 +175,9 @@ fn bad_input_errors_name_the_field() {
     assert_eq!(e, "extra: unknown field");
     let e = err(&edited(|r| r["particle"] = json!([])));
     assert_eq!(e, "particle: expected a JSON object");
-    let e = err(&edited(|r| {
-        drop(r.as_object_mut().map(|m| m.remove("system")))
-    }));
+    let e = err(&edited(|r| drop(r.as_object_mut().map(|m| m.remove("system")))));
     assert_eq!(e, "system: missing field");
-    assert_eq!(
-        err(r#"{"status":"none"}"#),
-        "status: \"none\" (only \"ok\" descriptors can be encoded)"
-    );
+    assert_eq!(err(r#"{"status":"none"}"#), "status: \"none\" (only \"ok\" descriptors can be encoded)");
     assert!(err("{\"system\": ").starts_with("not valid JSON: "));
     assert_eq!(err("[1]"), "<top level>: expected a JSON object");
 }

@@ -53,38 +53,26 @@ fn part() -> impl Strategy<Value = PartData> {
         (glow(), glow()),
         blend_pair(),
     )
-        .prop_map(
-            |(flags, max_age, (c0, c1), (s0, s1), (g0, g1), (bs, bd))| PartData {
-                flags: PartFlags(flags),
-                max_age,
-                start_color: c0,
-                end_color: c1,
-                start_scale: s0,
-                end_scale: s1,
-                start_glow: g0,
-                end_glow: g1,
-                blend_func_source: bs,
-                blend_func_dest: bd,
-            },
-        )
+        .prop_map(|(flags, max_age, (c0, c1), (s0, s1), (g0, g1), (bs, bd))| PartData {
+            flags: PartFlags(flags),
+            max_age,
+            start_color: c0,
+            end_color: c1,
+            start_scale: s0,
+            end_scale: s1,
+            start_glow: g0,
+            end_glow: g1,
+            blend_func_source: bs,
+            blend_func_dest: bd,
+        })
 }
 
 /// Any system whose values lie in the wire's representable ranges, with a non-zero CRC.
 fn system() -> impl Strategy<Value = PartSysData> {
     (
         (1..=u32::MAX, any::<u32>(), any::<u8>(), any::<u8>()),
-        [
-            in_range(U8_8),
-            in_range(U8_8),
-            in_range(U8_8),
-            in_range(U8_8),
-        ],
-        [
-            in_range(U8_8),
-            in_range(U8_8),
-            in_range(U3_5),
-            in_range(U3_5),
-        ],
+        [in_range(U8_8), in_range(U8_8), in_range(U8_8), in_range(U8_8)],
+        [in_range(U8_8), in_range(U8_8), in_range(U3_5), in_range(U3_5)],
         (vec3(S8_7), vec3(S8_7)),
         (any::<[u8; 16]>(), any::<[u8; 16]>()),
         part(),
@@ -134,10 +122,7 @@ fn within(x: f32, d: f32, tolerance: f32) -> bool {
 fn check_quantised(x: &PartSysData, d: &PartSysData) -> Result<(), TestCaseError> {
     prop_assert_eq!((d.crc, d.flags, d.pattern), (x.crc, x.flags, x.pattern));
     prop_assert_eq!(d.burst_part_count, x.burst_part_count);
-    prop_assert_eq!(
-        (d.part_image_id, d.target_uuid),
-        (x.part_image_id, x.target_uuid)
-    );
+    prop_assert_eq!((d.part_image_id, d.target_uuid), (x.part_image_id, x.target_uuid));
     for (name, xv, dv) in [
         ("max_age", x.max_age, d.max_age),
         ("start_age", x.start_age, d.start_age),
@@ -169,41 +154,17 @@ fn check_quantised(x: &PartSysData, d: &PartSysData) -> Result<(), TestCaseError
     for (xv, dv) in u35.zip(d35) {
         prop_assert!(truncated(U3_5, xv, dv), "U3.5 {xv} -> {dv}");
     }
-    let s87 = x
-        .angular_velocity
-        .to_array()
-        .into_iter()
-        .chain(x.part_accel.to_array());
-    let d87 = d
-        .angular_velocity
-        .to_array()
-        .into_iter()
-        .chain(d.part_accel.to_array());
+    let s87 = x.angular_velocity.to_array().into_iter().chain(x.part_accel.to_array());
+    let d87 = d.angular_velocity.to_array().into_iter().chain(d.part_accel.to_array());
     for (xv, dv) in s87.zip(d87) {
-        prop_assert!(
-            within(xv, dv, S8_7.step()) && dv - xv < S8_7.step() / 2.0,
-            "S8.7 {xv} -> {dv}"
-        );
+        prop_assert!(within(xv, dv, S8_7.step()) && dv - xv < S8_7.step() / 2.0, "S8.7 {xv} -> {dv}");
     }
-    let colours = x
-        .part
-        .start_color
-        .to_array()
-        .into_iter()
-        .chain(x.part.end_color.to_array());
-    let dcolours = d
-        .part
-        .start_color
-        .to_array()
-        .into_iter()
-        .chain(d.part.end_color.to_array());
+    let colours = x.part.start_color.to_array().into_iter().chain(x.part.end_color.to_array());
+    let dcolours = d.part.start_color.to_array().into_iter().chain(d.part.end_color.to_array());
     for (xv, dv) in colours.zip(dcolours) {
         prop_assert!(within(xv, dv, 0.5 / 255.0 + 1e-6), "colour {xv} -> {dv}");
     }
-    for (xv, dv) in [
-        (x.part.start_glow, d.part.start_glow),
-        (x.part.end_glow, d.part.end_glow),
-    ] {
+    for (xv, dv) in [(x.part.start_glow, d.part.start_glow), (x.part.end_glow, d.part.end_glow)] {
         prop_assert!(within(xv, dv, 1.0 / 255.0), "glow {xv} -> {dv}");
     }
     let tail_bits = PartFlags::DATA_GLOW | PartFlags::DATA_BLEND;

@@ -41,34 +41,20 @@ fn outcome(decoded: &Decoded) -> &'static str {
 fn every_corpus_file_replays_cleanly() {
     let mut seeds = 0;
     for path in corpus_files() {
-        let name = path
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or_default()
-            .to_owned();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_owned();
         let block = fs::read(&path).expect("readable corpus file");
         let decoded = decode(&block);
         if let Decoded::System(sys) = &decoded {
             let again = decode(&encode(sys));
             let same = again.system().map(without_tail_flags) == Some(without_tail_flags(sys));
-            assert!(
-                same,
-                "{name}: re-encoded system differs\n  first:  {sys:?}\n  second: {again:?}"
-            );
+            assert!(same, "{name}: re-encoded system differs\n  first:  {sys:?}\n  second: {again:?}");
         }
         if let Some((expected, _)) = name.split_once('_') {
             if ["ok", "none", "rejected"].contains(&expected) {
                 seeds += 1;
-                assert_eq!(
-                    outcome(&decoded),
-                    expected,
-                    "{name}: decoded to {decoded:?}"
-                );
+                assert_eq!(outcome(&decoded), expected, "{name}: decoded to {decoded:?}");
             }
         }
     }
-    assert!(
-        seeds >= 30,
-        "only {seeds} named seed files: the seed corpus is incomplete"
-    );
+    assert!(seeds >= 30, "only {seeds} named seed files: the seed corpus is incomplete");
 }

@@ -1,1 +1,27 @@
-//! `render`: the Vulkan side of particle fog. See ARCHITECTURE.md.
+//! `render`: the Vulkan side of particle fog, and the only crate with `ash`, `vk-mem` and `unsafe`.
+//!
+//! - [`vk`]: thin wrappers (instance, device, validation canary, resources, recorder with derived
+//!   barriers, pipelines, profiler, readback).
+//! - [`passes`]: one folder per pass, its GLSL beside its Rust.
+//! - [`gpu_types`]: CPU<->GPU structs with GLSL mirrors.
+//! - [`cli`]: the `particle-fog` subcommands.
+//!
+//! See ARCHITECTURE.md for the frame's data flow.
+
+pub mod cli;
+pub mod error;
+pub mod gpu_types;
+pub mod names;
+pub mod passes;
+pub mod scene;
+pub mod vk;
+
+/// SPIR-V of every shader, compiled from GLSL by build.rs.
+pub mod shaders {
+    include!(concat!(env!("OUT_DIR"), "/shaders.rs"));
+}
+
+pub use ash;
+pub use error::{RenderError, Result};
+pub use vk::context::{Gpu, GpuDesc};
+pub use vk::device::DeviceSelector;

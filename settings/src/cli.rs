@@ -36,11 +36,7 @@ pub fn get_text(settings: &Settings, name: &str) -> Result<String, SettingsError
 }
 
 /// Sets one setting from text; the error names the setting and its accepted type or range.
-pub fn set_text(
-    settings: &mut Settings,
-    name: &str,
-    value_text: &str,
-) -> Result<(), SettingsError> {
+pub fn set_text(settings: &mut Settings, name: &str, value_text: &str) -> Result<(), SettingsError> {
     settings.set_text(name, value_text)
 }
 
@@ -49,9 +45,8 @@ pub fn set_text(
 pub fn apply_overrides(settings: &mut Settings, overrides: &[String]) -> Result<(), SettingsError> {
     let mut next = settings.clone();
     for text in overrides {
-        let (name, value) = text
-            .split_once('=')
-            .ok_or_else(|| SettingsError::BadOverride { text: text.clone() })?;
+        let (name, value) =
+            text.split_once('=').ok_or_else(|| SettingsError::BadOverride { text: text.clone() })?;
         let name = name.trim();
         find_or_err(name)?;
         next.set_text(name, value)?;
@@ -71,11 +66,7 @@ mod tests {
     #[test]
     fn overrides_apply_in_order() {
         let mut s = Settings::default();
-        let o = strings(&[
-            "RenderVKParticleFog=1",
-            "RenderMaxPartCount=100",
-            "RenderMaxPartCount=200",
-        ]);
+        let o = strings(&["RenderVKParticleFog=1", "RenderMaxPartCount=100", "RenderMaxPartCount=200"]);
         apply_overrides(&mut s, &o).expect("valid overrides");
         assert!(s.particle_fog);
         assert_eq!(s.max_part_count, 200);
@@ -86,10 +77,7 @@ mod tests {
         let mut s = Settings::default();
         let o = strings(&["RenderVKParticleFog=1", "RenderVKParticleFogThreshold=3.5"]);
         let err = apply_overrides(&mut s, &o).expect_err("3.5 out of range");
-        assert_eq!(
-            err.to_string(),
-            "RenderVKParticleFogThreshold: 3.5 is outside 0.2..=1"
-        );
+        assert_eq!(err.to_string(), "RenderVKParticleFogThreshold: 3.5 is outside 0.2..=1");
         assert_eq!(s, Settings::default());
     }
 
@@ -99,20 +87,11 @@ mod tests {
         let err = apply_overrides(&mut s, &strings(&["RenderVKParticleFog"])).expect_err("no =");
         assert!(err.to_string().contains("NAME=VALUE"), "{err}");
         let err = apply_overrides(&mut s, &strings(&["RenderVKParticleFg=1"])).expect_err("typo");
-        assert_eq!(
-            err.to_string(),
-            "unknown setting RenderVKParticleFg (did you mean RenderVKParticleFog?)"
-        );
+        assert_eq!(err.to_string(), "unknown setting RenderVKParticleFg (did you mean RenderVKParticleFog?)");
         let err = set_text(&mut s, "RenderVKParticleFog", "maybe").expect_err("not a bool");
-        assert!(
-            err.to_string().contains("Boolean (0, 1, true or false)"),
-            "{err}"
-        );
+        assert!(err.to_string().contains("Boolean (0, 1, true or false)"), "{err}");
         let err = set_text(&mut s, "RenderVKParticleFogBrickBudgetMB", "-5").expect_err("U32");
-        assert!(
-            err.to_string().contains("U32 integer in 16..=2048"),
-            "{err}"
-        );
+        assert!(err.to_string().contains("U32 integer in 16..=2048"), "{err}");
         let err = set_text(&mut s, "RenderVKParticleFogStrength", "NaN").expect_err("finite");
         assert!(err.to_string().contains("finite F32"), "{err}");
     }
@@ -120,18 +99,9 @@ mod tests {
     #[test]
     fn get_prints_shortest_forms() {
         let s = Settings::default();
-        assert_eq!(
-            get_text(&s, "RenderVKParticleFogThreshold").ok().as_deref(),
-            Some("0.7")
-        );
-        assert_eq!(
-            get_text(&s, "RenderVKVolumetricFog").ok().as_deref(),
-            Some("true")
-        );
-        assert_eq!(
-            get_text(&s, "RenderVKParticleFogVoxelSize").ok().as_deref(),
-            Some("0.075")
-        );
+        assert_eq!(get_text(&s, "RenderVKParticleFogThreshold").ok().as_deref(), Some("0.7"));
+        assert_eq!(get_text(&s, "RenderVKVolumetricFog").ok().as_deref(), Some("true"));
+        assert_eq!(get_text(&s, "RenderVKParticleFogVoxelSize").ok().as_deref(), Some("0.075"));
     }
 
     #[test]
@@ -142,31 +112,13 @@ mod tests {
         for desc in SETTINGS {
             assert!(text.contains(desc.name), "{} missing from list", desc.name);
         }
-        let fog_line = text
-            .lines()
-            .find(|l| l.starts_with("RenderVKParticleFog "))
-            .unwrap_or("");
+        let fog_line = text.lines().find(|l| l.starts_with("RenderVKParticleFog ")).unwrap_or("");
         assert!(fog_line.contains("= true*"), "{fog_line}");
-        let vol_line = text
-            .lines()
-            .find(|l| l.starts_with("RenderVKVolumetricFog "))
-            .unwrap_or("");
-        assert!(
-            vol_line.contains("= true  (Boolean, default true)"),
-            "{vol_line}"
-        );
-        let t_line = text
-            .lines()
-            .find(|l| l.starts_with("RenderVKParticleFogThreshold "))
-            .unwrap_or("");
-        assert!(
-            t_line.contains("= 0.7  (F32, 0.2..=1, default 0.7)"),
-            "{t_line}"
-        );
-        let d_line = text
-            .lines()
-            .find(|l| l.starts_with("RenderVKParticleFogDebug "))
-            .unwrap_or("");
+        let vol_line = text.lines().find(|l| l.starts_with("RenderVKVolumetricFog ")).unwrap_or("");
+        assert!(vol_line.contains("= true  (Boolean, default true)"), "{vol_line}");
+        let t_line = text.lines().find(|l| l.starts_with("RenderVKParticleFogThreshold ")).unwrap_or("");
+        assert!(t_line.contains("= 0.7  (F32, 0.2..=1, default 0.7)"), "{t_line}");
+        let d_line = text.lines().find(|l| l.starts_with("RenderVKParticleFogDebug ")).unwrap_or("");
         assert!(d_line.ends_with("not saved)"), "{d_line}");
     }
 }

@@ -76,10 +76,8 @@ impl SettingsFile {
     /// Reads `path`; a missing file is an error.
     pub fn load(path: impl Into<PathBuf>) -> Result<SettingsFile, SettingsError> {
         let path = path.into();
-        let text = std::fs::read_to_string(&path).map_err(|source| SettingsError::Io {
-            path: path.clone(),
-            source,
-        })?;
+        let text = std::fs::read_to_string(&path)
+            .map_err(|source| SettingsError::Io { path: path.clone(), source })?;
         SettingsFile::parse(path, &text)
     }
 
@@ -87,9 +85,7 @@ impl SettingsFile {
     pub fn open(path: impl Into<PathBuf>) -> Result<SettingsFile, SettingsError> {
         let path = path.into();
         match SettingsFile::load(path.clone()) {
-            Err(SettingsError::Io { source, .. })
-                if source.kind() == std::io::ErrorKind::NotFound =>
-            {
+            Err(SettingsError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
                 Ok(SettingsFile::new(path))
             }
             other => other,
@@ -208,10 +204,7 @@ impl SettingsFile {
     /// file that failed to load unless `mode` is [`SaveMode::Overwrite`].
     pub fn save(&mut self, mode: SaveMode) -> Result<(), SettingsError> {
         if let (Some(reason), SaveMode::Normal) = (&self.load_failure, mode) {
-            return Err(SettingsError::RefuseOverwrite {
-                path: self.path.clone(),
-                reason: reason.clone(),
-            });
+            return Err(SettingsError::RefuseOverwrite { path: self.path.clone(), reason: reason.clone() });
         }
         write_atomically(&self.path, self.to_xml_string().as_bytes())?;
         self.load_failure = None;
@@ -224,10 +217,7 @@ fn top_level_map<'a, 'i>(doc: &'a Document<'i>) -> Result<Node<'a, 'i>, LlsdPars
     let root = doc.root_element();
     let line = line_of(root);
     if root.tag_name().name() != "llsd" {
-        let reason = format!(
-            "root element is <{}>, expected <llsd>",
-            root.tag_name().name()
-        );
+        let reason = format!("root element is <{}>, expected <llsd>", root.tag_name().name());
         return Err(LlsdParseError { line, reason });
     }
     let mut children = element_children(root);
@@ -237,10 +227,7 @@ fn top_level_map<'a, 'i>(doc: &'a Document<'i>) -> Result<Node<'a, 'i>, LlsdPars
             line: line_of(other),
             reason: format!("<llsd> holds <{}>, expected <map>", other.tag_name().name()),
         }),
-        (None, _) => Err(LlsdParseError {
-            line,
-            reason: "<llsd> holds no <map>".to_owned(),
-        }),
+        (None, _) => Err(LlsdParseError { line, reason: "<llsd> holds no <map>".to_owned() }),
         (Some(_), Some(extra)) => Err(LlsdParseError {
             line: line_of(extra),
             reason: "<llsd> holds more than one value".to_owned(),
@@ -255,26 +242,17 @@ fn key_and_value<'a, 'i>(
 ) -> Result<(String, Node<'a, 'i>), LlsdParseError> {
     let line = line_of(key);
     if key.tag_name().name() != "key" {
-        let reason = format!(
-            "<map> holds <{}> where a <key> was expected",
-            key.tag_name().name()
-        );
+        let reason = format!("<map> holds <{}> where a <key> was expected", key.tag_name().name());
         return Err(LlsdParseError { line, reason });
     }
     let name: String = key.children().filter_map(|c| c.text()).collect();
-    let value = value.ok_or_else(|| LlsdParseError {
-        line,
-        reason: format!("<key>{name}</key> has no value after it"),
-    })?;
+    let value = value
+        .ok_or_else(|| LlsdParseError { line, reason: format!("<key>{name}</key> has no value after it") })?;
     Ok((name, value))
 }
 
 /// Reads the entry of one of our settings: its `Type` must match and its `Value` must convert.
-fn read_known(
-    path: &Path,
-    desc: &SettingDesc,
-    node: Node<'_, '_>,
-) -> Result<SettingValue, SettingsError> {
+fn read_known(path: &Path, desc: &SettingDesc, node: Node<'_, '_>) -> Result<SettingValue, SettingsError> {
     let wrong_type = |line: u32, found: String| SettingsError::WrongType {
         path: path.to_owned(),
         line,
@@ -284,29 +262,17 @@ fn read_known(
     };
     let entry = Llsd::from_xml(node).map_err(|e| malformed(path, e))?;
     if !matches!(entry, Llsd::Map(_)) {
-        return Err(wrong_type(
-            line_of(node),
-            format!("<{}> instead of an entry <map>", entry.kind()),
-        ));
+        return Err(wrong_type(line_of(node), format!("<{}> instead of an entry <map>", entry.kind())));
     }
     match entry.get("Type") {
         Some(Llsd::String(t)) if t == desc.ty.as_str() => {}
         None => {}
-        Some(other) => {
-            return Err(wrong_type(
-                line_of(node),
-                format!("Type {}", describe(other)),
-            ))
-        }
+        Some(other) => return Err(wrong_type(line_of(node), format!("Type {}", describe(other)))),
     }
     let value_line = value_line(node).unwrap_or_else(|| line_of(node));
     let Some(value) = entry.get("Value") else {
         let reason = format!("{}: setting entry has no Value", desc.name);
-        return Err(SettingsError::Malformed {
-            path: path.to_owned(),
-            line: line_of(node),
-            reason,
-        });
+        return Err(SettingsError::Malformed { path: path.to_owned(), line: line_of(node), reason });
     };
     convert(desc, value).ok_or_else(|| wrong_type(value_line, describe(value)))
 }
@@ -344,9 +310,9 @@ fn convert(desc: &SettingDesc, value: &Llsd) -> Option<SettingValue> {
         (SettingType::S32, Llsd::Integer(i)) => Some(SettingValue::S32(*i)),
         (SettingType::S32, Llsd::Real(r)) => integral(*r).map(SettingValue::S32),
         (SettingType::U32, Llsd::Integer(i)) => Some(SettingValue::U32(*i as u32)),
-        (SettingType::U32, Llsd::Real(r)) => integral(*r)
-            .filter(|i| *i >= 0)
-            .map(|i| SettingValue::U32(i as u32)),
+        (SettingType::U32, Llsd::Real(r)) => {
+            integral(*r).filter(|i| *i >= 0).map(|i| SettingValue::U32(i as u32))
+        }
         (SettingType::F32, Llsd::Real(r)) if r.is_finite() => Some(SettingValue::F32(*r as f32)),
         (SettingType::F32, Llsd::Integer(i)) => Some(SettingValue::F32(*i as f32)),
         _ => None,
@@ -377,11 +343,7 @@ fn entry_llsd(desc: &SettingDesc, value: SettingValue) -> Llsd {
 }
 
 fn malformed(path: &Path, e: LlsdParseError) -> SettingsError {
-    SettingsError::Malformed {
-        path: path.to_owned(),
-        line: e.line,
-        reason: e.reason,
-    }
+    SettingsError::Malformed { path: path.to_owned(), line: e.line, reason: e.reason }
 }
 
 /// Writes `bytes` to a temporary file beside `path`, fsyncs it, renames it over `path`, then fsyncs
@@ -395,9 +357,7 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), SettingsError> {
         Some(d) if !d.as_os_str().is_empty() => d.to_owned(),
         _ => PathBuf::from("."),
     };
-    let file_name = path
-        .file_name()
-        .map_or_else(|| "settings.xml".into(), |n| n.to_os_string());
+    let file_name = path.file_name().map_or_else(|| "settings.xml".into(), |n| n.to_os_string());
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(&file_name);
     tmp_name.push(format!(".tmp{}", std::process::id()));

@@ -106,9 +106,7 @@ mod tests {
         let renderer = handle.clone();
         let before = renderer.version();
         assert!(!renderer.snapshot().particle_fog);
-        handle
-            .set("RenderVKParticleFog", SettingValue::Boolean(true))
-            .expect("valid");
+        handle.set("RenderVKParticleFog", SettingValue::Boolean(true)).expect("valid");
         assert_eq!(renderer.version(), before + 1);
         assert!(renderer.snapshot().particle_fog);
     }
@@ -116,13 +114,9 @@ mod tests {
     #[test]
     fn a_rejected_change_publishes_nothing() {
         let handle = SettingsHandle::default();
-        let err = handle
-            .set("RenderVKParticleFogThreshold", SettingValue::F32(3.5))
-            .expect_err("out of range");
-        assert_eq!(
-            err.to_string(),
-            "RenderVKParticleFogThreshold: 3.5 is outside 0.2..=1"
-        );
+        let err =
+            handle.set("RenderVKParticleFogThreshold", SettingValue::F32(3.5)).expect_err("out of range");
+        assert_eq!(err.to_string(), "RenderVKParticleFogThreshold: 3.5 is outside 0.2..=1");
         assert_eq!(handle.version(), 0);
         assert_eq!(handle.snapshot().particle_fog_threshold, 0.7);
     }
@@ -131,9 +125,7 @@ mod tests {
     fn snapshots_in_hand_do_not_change() {
         let handle = SettingsHandle::default();
         let old = handle.snapshot();
-        handle
-            .set_text("RenderMaxPartCount", "1024")
-            .expect("valid");
+        handle.set_text("RenderMaxPartCount", "1024").expect("valid");
         assert_eq!(old.max_part_count, 4096);
         assert_eq!(handle.snapshot().max_part_count, 1024);
     }

@@ -91,40 +91,31 @@ impl Llsd {
         let line = line_of(node);
         let err = |reason: String| LlsdParseError { line, reason };
         let text = element_text(node);
-        let value =
-            match node.tag_name().name() {
-                "undef" => Llsd::Undef,
-                "boolean" => Llsd::Boolean(parse_bool(&text).ok_or_else(|| {
-                    err(format!(
-                        "<boolean> holds {text:?}, expected 1, 0, true or false"
-                    ))
-                })?),
-                "integer" => Llsd::Integer(parse_integer(&text).ok_or_else(|| {
-                    err(format!("<integer> holds {text:?}, not a 32-bit integer"))
-                })?),
-                "real" => Llsd::Real(
-                    parse_real(&text)
-                        .ok_or_else(|| err(format!("<real> holds {text:?}, not a number")))?,
-                ),
-                "string" => Llsd::String(text),
-                "uuid" => Llsd::Uuid(text.trim().to_owned()),
-                "date" => Llsd::Date(text.trim().to_owned()),
-                "uri" => Llsd::Uri(text.trim().to_owned()),
-                "binary" => Llsd::Binary {
-                    encoding: node
-                        .attribute("encoding")
-                        .unwrap_or(DEFAULT_BINARY_ENCODING)
-                        .to_owned(),
-                    data: text.split_whitespace().collect(),
-                },
-                "array" => Llsd::Array(
-                    element_children(node)
-                        .map(Llsd::from_xml)
-                        .collect::<Result<_, _>>()?,
-                ),
-                "map" => Llsd::Map(map_entries(node)?),
-                other => return Err(err(format!("<{other}> is not an LLSD element"))),
-            };
+        let value = match node.tag_name().name() {
+            "undef" => Llsd::Undef,
+            "boolean" => Llsd::Boolean(
+                parse_bool(&text)
+                    .ok_or_else(|| err(format!("<boolean> holds {text:?}, expected 1, 0, true or false")))?,
+            ),
+            "integer" => Llsd::Integer(
+                parse_integer(&text)
+                    .ok_or_else(|| err(format!("<integer> holds {text:?}, not a 32-bit integer")))?,
+            ),
+            "real" => Llsd::Real(
+                parse_real(&text).ok_or_else(|| err(format!("<real> holds {text:?}, not a number")))?,
+            ),
+            "string" => Llsd::String(text),
+            "uuid" => Llsd::Uuid(text.trim().to_owned()),
+            "date" => Llsd::Date(text.trim().to_owned()),
+            "uri" => Llsd::Uri(text.trim().to_owned()),
+            "binary" => Llsd::Binary {
+                encoding: node.attribute("encoding").unwrap_or(DEFAULT_BINARY_ENCODING).to_owned(),
+                data: text.split_whitespace().collect(),
+            },
+            "array" => Llsd::Array(element_children(node).map(Llsd::from_xml).collect::<Result<_, _>>()?),
+            "map" => Llsd::Map(map_entries(node)?),
+            other => return Err(err(format!("<{other}> is not an LLSD element"))),
+        };
         Ok(value)
     }
 
@@ -202,9 +193,7 @@ pub fn line_of(node: Node<'_, '_>) -> u32 {
 }
 
 /// The element children of `node` (text, comments and processing instructions skipped).
-pub fn element_children<'a, 'input>(
-    node: Node<'a, 'input>,
-) -> impl Iterator<Item = Node<'a, 'input>> {
+pub fn element_children<'a, 'input>(node: Node<'a, 'input>) -> impl Iterator<Item = Node<'a, 'input>> {
     node.children().filter(Node::is_element)
 }
 
@@ -312,10 +301,7 @@ mod tests {
 
     #[test]
     fn integers_are_32_bit() {
-        assert_eq!(
-            parse("<integer>-2147483648</integer>"),
-            Ok(Llsd::Integer(i32::MIN))
-        );
+        assert_eq!(parse("<integer>-2147483648</integer>"), Ok(Llsd::Integer(i32::MIN)));
         let err = parse("<integer>2147483648</integer>").expect_err("overflows i32");
         assert!(err.reason.contains("32-bit"), "{}", err.reason);
     }
@@ -345,26 +331,11 @@ mod tests {
             ("i".into(), Llsd::Integer(-7)),
             ("r".into(), Llsd::Real(0.600_000_023_841_857_9)),
             ("s".into(), Llsd::String(String::new())),
-            (
-                "id".into(),
-                Llsd::Uuid("89556747-24cb-43ed-920b-47caed15465f".into()),
-            ),
+            ("id".into(), Llsd::Uuid("89556747-24cb-43ed-920b-47caed15465f".into())),
             ("d".into(), Llsd::Date("2024-05-01T12:00:00Z".into())),
-            (
-                "uri".into(),
-                Llsd::Uri("https://example.com/?a=1&b=2".into()),
-            ),
-            (
-                "bin".into(),
-                Llsd::Binary {
-                    encoding: "base64".into(),
-                    data: "AAEC/w==".into(),
-                },
-            ),
-            (
-                "a".into(),
-                Llsd::Array(vec![Llsd::Real(1.5), Llsd::Array(vec![])]),
-            ),
+            ("uri".into(), Llsd::Uri("https://example.com/?a=1&b=2".into())),
+            ("bin".into(), Llsd::Binary { encoding: "base64".into(), data: "AAEC/w==".into() }),
+            ("a".into(), Llsd::Array(vec![Llsd::Real(1.5), Llsd::Array(vec![])])),
             ("m".into(), Llsd::Map(vec![])),
         ]);
         assert_eq!(round_trip(&value), value);

@@ -211,9 +211,7 @@ impl Settings {
             ("RenderVKParticleFogDensity", F32(x)) => self.particle_fog_density_per_m = x,
             ("RenderVKParticleFogBillow", F32(x)) => self.particle_fog_billow = x,
             ("RenderVKParticleFogBillowScale", F32(x)) => self.particle_fog_billow_scale_m = x,
-            ("RenderVKParticleFogBillowSpeed", F32(x)) => {
-                self.particle_fog_billow_speed_m_per_s = x
-            }
+            ("RenderVKParticleFogBillowSpeed", F32(x)) => self.particle_fog_billow_speed_m_per_s = x,
             ("RenderVKParticleFogDebug", S32(i)) => {
                 self.particle_fog_debug = FogDebugMode::from_i32(i).unwrap_or_default();
             }
@@ -237,7 +235,5 @@ impl Settings {
 /// tests that walk the whole table.
 #[cold]
 fn unlisted(name: &str) -> ! {
-    panic!(
-        "setting {name} is in SETTINGS but not wired to a Settings field (or has the wrong type)"
-    )
+    panic!("setting {name} is in SETTINGS but not wired to a Settings field (or has the wrong type)")
 }

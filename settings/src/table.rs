@@ -114,15 +114,7 @@ const fn desc(
         SettingValue::U32(_) => SettingType::U32,
         SettingValue::F32(_) => SettingType::F32,
     };
-    SettingDesc {
-        name,
-        ty,
-        default,
-        min,
-        max,
-        comment,
-        persist,
-    }
+    SettingDesc { name, ty, default, min, max, comment, persist }
 }
 
 const fn boolean(default: bool) -> (SettingValue, SettingValue, SettingValue) {

@@ -28,10 +28,7 @@ fn consistent(s: &Settings) -> bool {
 
 #[test]
 fn concurrent_readers_never_see_torn_or_stale_state() {
-    let mut initial = Settings {
-        particle_capacity: START - 1,
-        ..Settings::default()
-    };
+    let mut initial = Settings { particle_capacity: START - 1, ..Settings::default() };
     bump(&mut initial);
     let handle = SettingsHandle::new(initial);
     let done = Arc::new(AtomicBool::new(false));
@@ -46,15 +43,9 @@ fn concurrent_readers_never_see_torn_or_stale_state() {
                     let seen = handle.version();
                     assert!(seen >= last_version, "version went backwards");
                     let (version, snap) = handle.versioned_snapshot();
-                    assert!(
-                        version >= seen,
-                        "snapshot older than the version announced before it"
-                    );
+                    assert!(version >= seen, "snapshot older than the version announced before it");
                     assert!(consistent(&snap), "torn snapshot at version {version}");
-                    assert_eq!(
-                        u64::from(snap.particle_capacity),
-                        u64::from(START) + version
-                    );
+                    assert_eq!(u64::from(snap.particle_capacity), u64::from(START) + version);
                     last_version = version;
                     frames += 1;
                 }
@@ -86,10 +77,7 @@ fn concurrent_readers_never_see_torn_or_stale_state() {
     }
     let total = u64::from(CHANGES_PER_WRITER) * WRITERS as u64;
     assert_eq!(handle.version(), total, "every change counted once");
-    assert_eq!(
-        u64::from(handle.snapshot().particle_capacity),
-        u64::from(START) + total
-    );
+    assert_eq!(u64::from(handle.snapshot().particle_capacity), u64::from(START) + total);
 }
 
 #[test]
@@ -104,17 +92,9 @@ fn the_renderer_pattern_picks_up_a_change_on_the_next_frame() {
         current.particle_fog_strength
     };
     assert_eq!(frame(&mut version, &mut current), 1.0);
-    ui.set_text("RenderVKParticleFogStrength", "3")
-        .expect("valid");
-    assert_eq!(
-        frame(&mut version, &mut current),
-        3.0,
-        "seen on the next frame"
-    );
+    ui.set_text("RenderVKParticleFogStrength", "3").expect("valid");
+    assert_eq!(frame(&mut version, &mut current), 3.0, "seen on the next frame");
     let before = Arc::clone(&current);
     assert_eq!(frame(&mut version, &mut current), 3.0);
-    assert!(
-        Arc::ptr_eq(&before, &current),
-        "no new snapshot when nothing changed"
-    );
+    assert!(Arc::ptr_eq(&before, &current), "no new snapshot when nothing changed");
 }

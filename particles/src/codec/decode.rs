@@ -97,12 +97,7 @@ fn decode_extended(block: &[u8]) -> Result<PartSysData, RejectReason> {
         if flags & flag == 0 {
             return Ok(false);
         }
-        let missing = RejectReason::MissingTail {
-            tail,
-            flag,
-            flags,
-            size: part_size,
-        };
+        let missing = RejectReason::MissingTail { tail, flag, flags, size: part_size };
         remaining = remaining.checked_sub(width).ok_or(missing)?;
         Ok::<bool, RejectReason>(true)
     };
@@ -115,19 +110,11 @@ fn decode_extended(block: &[u8]) -> Result<PartSysData, RejectReason> {
         sys.part.blend_func_dest = r.u8("blend destination")?;
     }
     if remaining > 0 {
-        return Err(RejectReason::UnknownParticleBytes {
-            size: part_size,
-            extra: remaining,
-            flags,
-        });
+        return Err(RejectReason::UnknownParticleBytes { size: part_size, extra: remaining, flags });
     }
     let (end, len) = (r.pos, block.len());
     if end < len {
-        return Err(RejectReason::TrailingBytes {
-            extra: len - end,
-            end,
-            len,
-        });
+        return Err(RejectReason::TrailingBytes { extra: len - end, end, len });
     }
     Ok(sys)
 }
@@ -191,12 +178,8 @@ impl<'a> Reader<'a> {
     }
 
     fn take<const N: usize>(&mut self, field: &'static str) -> Result<[u8; N], RejectReason> {
-        let truncated = || RejectReason::Truncated {
-            field,
-            offset: self.pos,
-            width: N,
-            len: self.block.len(),
-        };
+        let truncated =
+            || RejectReason::Truncated { field, offset: self.pos, width: N, len: self.block.len() };
         let end = self.pos.checked_add(N).ok_or_else(truncated)?;
         let bytes = self.block.get(self.pos..end).ok_or_else(truncated)?;
         let mut out = [0; N];
@@ -227,10 +210,7 @@ impl<'a> Reader<'a> {
     }
 
     fn vec2(&mut self, format: Fixed, field: &'static str) -> Result<Vec2, RejectReason> {
-        Ok(Vec2::new(
-            self.fixed(format, field)?,
-            self.fixed(format, field)?,
-        ))
+        Ok(Vec2::new(self.fixed(format, field)?, self.fixed(format, field)?))
     }
 
     fn vec3(&mut self, format: Fixed, field: &'static str) -> Result<Vec3, RejectReason> {
@@ -241,12 +221,7 @@ impl<'a> Reader<'a> {
 
     fn color(&mut self, field: &'static str) -> Result<Vec4, RejectReason> {
         let [r, g, b, a] = self.take(field)?;
-        Ok(Vec4::new(
-            color_channel(r),
-            color_channel(g),
-            color_channel(b),
-            color_channel(a),
-        ))
+        Ok(Vec4::new(color_channel(r), color_channel(g), color_channel(b), color_channel(a)))
     }
 
     fn uuid(&mut self, field: &'static str) -> Result<Uuid, RejectReason> {

@@ -46,8 +46,7 @@ pub fn encode(sys: &PartSysData) -> Vec<u8> {
     }
     write_system(&mut w, sys);
     if extended {
-        let tails =
-            usize::from(has_glow) * GLOW_TAIL_SIZE + usize::from(has_blend) * BLEND_TAIL_SIZE;
+        let tails = usize::from(has_glow) * GLOW_TAIL_SIZE + usize::from(has_blend) * BLEND_TAIL_SIZE;
         w.i32((PART_FIXED_SIZE + tails) as i32);
     }
     write_part_fixed(&mut w, part, flags);

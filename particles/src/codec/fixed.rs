@@ -22,23 +22,11 @@ pub struct Fixed {
 }
 
 /// U 8.8 in a U16: ages, burst rate, radius and speeds. 0 ..= 255.99609375, step 1/256.
-pub const U8_8: Fixed = Fixed {
-    int_bits: 8,
-    frac_bits: 8,
-    signed: false,
-};
+pub const U8_8: Fixed = Fixed { int_bits: 8, frac_bits: 8, signed: false };
 /// U 3.5 in a U8: angles and particle scales. 0 ..= 7.96875, step 1/32.
-pub const U3_5: Fixed = Fixed {
-    int_bits: 3,
-    frac_bits: 5,
-    signed: false,
-};
+pub const U3_5: Fixed = Fixed { int_bits: 3, frac_bits: 5, signed: false };
 /// S 8.7 in a U16, offset binary: omega and acceleration. -256 ..= 255.9921875, step 1/128.
-pub const S8_7: Fixed = Fixed {
-    int_bits: 8,
-    frac_bits: 7,
-    signed: true,
-};
+pub const S8_7: Fixed = Fixed { int_bits: 8, frac_bits: 7, signed: true };
 
 impl Fixed {
     /// Bits the raw value occupies (`I + F`, plus one when signed).
@@ -137,11 +125,7 @@ mod tests {
     fn every_raw_value_survives_decode_then_encode() {
         for format in [U8_8, U3_5, S8_7] {
             for raw in 0..=format.raw_max() {
-                assert_eq!(
-                    format.encode(format.decode(raw)),
-                    raw,
-                    "{format:?} raw {raw}"
-                );
+                assert_eq!(format.encode(format.decode(raw)), raw, "{format:?} raw {raw}");
             }
         }
     }

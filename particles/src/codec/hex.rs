@@ -27,20 +27,13 @@ pub fn parse_hex(text: &str) -> Result<Vec<u8>, HexError> {
         if found.is_whitespace() {
             continue;
         }
-        let digit = found
-            .to_digit(16)
-            .ok_or(HexError::InvalidChar { found, position })?;
+        let digit = found.to_digit(16).ok_or(HexError::InvalidChar { found, position })?;
         digits.push(digit as u8);
     }
     if digits.len() % 2 != 0 {
-        return Err(HexError::OddLength {
-            digits: digits.len(),
-        });
+        return Err(HexError::OddLength { digits: digits.len() });
     }
-    Ok(digits
-        .chunks_exact(2)
-        .map(|pair| pair[0] << 4 | pair[1])
-        .collect())
+    Ok(digits.chunks_exact(2).map(|pair| pair[0] << 4 | pair[1]).collect())
 }
 
 /// Lowercase hex, two digits a byte, no separators.
@@ -60,36 +53,18 @@ mod tests {
 
     #[test]
     fn parses_with_whitespace_and_either_case() {
-        assert_eq!(
-            parse_hex(" 0a FF\n1b\t2C "),
-            Ok(vec![0x0a, 0xff, 0x1b, 0x2c])
-        );
+        assert_eq!(parse_hex(" 0a FF\n1b\t2C "), Ok(vec![0x0a, 0xff, 0x1b, 0x2c]));
         assert_eq!(parse_hex(""), Ok(vec![]));
         assert_eq!(parse_hex("  \n"), Ok(vec![]));
     }
 
     #[test]
     fn rejects_bad_text_with_a_position() {
-        assert_eq!(
-            parse_hex("0a 0g"),
-            Err(HexError::InvalidChar {
-                found: 'g',
-                position: 4
-            })
-        );
-        assert_eq!(
-            parse_hex("0x0a"),
-            Err(HexError::InvalidChar {
-                found: 'x',
-                position: 1
-            })
-        );
+        assert_eq!(parse_hex("0a 0g"), Err(HexError::InvalidChar { found: 'g', position: 4 }));
+        assert_eq!(parse_hex("0x0a"), Err(HexError::InvalidChar { found: 'x', position: 1 }));
         assert_eq!(parse_hex("abc"), Err(HexError::OddLength { digits: 3 }));
         let text = parse_hex("é").expect_err("non-ascii").to_string();
-        assert!(
-            text.contains("'é'") && text.contains("character 0"),
-            "{text}"
-        );
+        assert!(text.contains("'é'") && text.contains("character 0"), "{text}");
     }
 
     #[test]

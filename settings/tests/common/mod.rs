@@ -55,12 +55,7 @@ impl Capture {
 
     /// The messages recorded at `level`.
     pub fn messages(&self, level: Level) -> Vec<String> {
-        self.0
-            .lock()
-            .iter()
-            .filter(|(l, _)| *l == level)
-            .map(|(_, m)| m.clone())
-            .collect()
+        self.0.lock().iter().filter(|(l, _)| *l == level).map(|(_, m)| m.clone()).collect()
     }
 }
 

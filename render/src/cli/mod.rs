@@ -1,0 +1,4 @@
+//! The `particle-fog` subcommands, one module each; `main.rs` only parses and dispatches.
+
+pub mod devices;
+pub mod settings;

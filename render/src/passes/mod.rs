@@ -1,0 +1,3 @@
+//! One folder per pass, its GLSL beside its Rust.
+
+pub mod fill;

@@ -1,0 +1,1 @@
+//! Scene files (TOML): under construction on the `scene` branch.

@@ -1,0 +1,208 @@
+//! The GPU context: instance, device, queue, allocator, canary and the live-allocation registry,
+//! plus one-shot command submission.
+//!
+//! Resources keep an `Arc<Shared>` so the device outlives every buffer and image; [`Gpu`] is the
+//! owner handle and reports, when dropped, every allocation still alive (a leak).
+
+use std::collections::BTreeMap;
+use std::ffi::CString;
+use std::mem::ManuallyDrop;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use ash::vk;
+use parking_lot::Mutex;
+
+use super::debug::Canary;
+use super::device::{self, DeviceInfo, DeviceSelector};
+use super::instance::Instance;
+use super::profiler::Profiler;
+use super::recorder::Recorder;
+use crate::error::{Result, VkResultExt};
+
+/// What to create.
+#[derive(Clone, Debug, Default)]
+pub struct GpuDesc {
+    /// Turn on the Khronos validation layer (with synchronization validation).
+    pub validation: bool,
+    /// Which device to use.
+    pub device: DeviceSelector,
+}
+
+/// State shared by the context and every resource created from it.
+pub(crate) struct Shared {
+    pub instance: Instance,
+    pub device: ash::Device,
+    pub debug_utils: ash::ext::debug_utils::Device,
+    pub push_descriptor: ash::khr::push_descriptor::Device,
+    pub allocator: ManuallyDrop<vk_mem::Allocator>,
+    pub queue: Mutex<vk::Queue>,
+    pub info: DeviceInfo,
+    pub canary: Arc<Canary>,
+    /// Live allocations by id: their names, for leak reports.
+    pub live: Mutex<BTreeMap<u64, String>>,
+    next_id: AtomicU64,
+}
+
+impl Shared {
+    /// A fresh id for a resource.
+    pub fn next_id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Gives a Vulkan object its debug-utils name (shown in validation messages and captures).
+    pub fn set_name<H: vk::Handle>(&self, handle: H, name: &str) {
+        let Ok(cname) = CString::new(name) else { return };
+        let info = vk::DebugUtilsObjectNameInfoEXT::default().object_handle(handle).object_name(&cname);
+        // SAFETY: `handle` is a live object of this device; the name outlives the call.
+        let result = unsafe { self.debug_utils.set_debug_utils_object_name(&info) };
+        if let Err(e) = result {
+            tracing::warn!("could not name {name}: {e}");
+        }
+    }
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        // SAFETY: the last `Arc<Shared>` is gone, so no resource, command buffer or pipeline of this
+        // device is alive; waiting for idle makes sure no GPU work still uses memory being freed.
+        unsafe {
+            if let Err(e) = self.device.device_wait_idle() {
+                tracing::error!("device_wait_idle at shutdown: {e}");
+            }
+            ManuallyDrop::drop(&mut self.allocator);
+            self.device.destroy_device(None);
+            self.instance.destroy();
+        }
+    }
+}
+
+/// The owner handle of a device and its queue.
+pub struct Gpu {
+    pub(crate) shared: Arc<Shared>,
+    pool: vk::CommandPool,
+    fence: vk::Fence,
+    /// GPU timestamps per pass.
+    pub profiler: Profiler,
+}
+
+impl Gpu {
+    /// Opens the loader, creates the instance (validation as asked), selects and creates the device.
+    pub fn new(desc: &GpuDesc) -> Result<Gpu> {
+        let canary = Arc::new(Canary::default());
+        let instance = Instance::new(desc.validation, &canary)?;
+        let devices = device::enumerate(&instance.raw)?;
+        let info = device::select(&devices, &desc.device)?;
+        let (device, queue, queue_family) = device::create(&instance.raw, &info)?;
+        let mut alloc_info = vk_mem::AllocatorCreateInfo::new(&instance.raw, &device, info.raw);
+        alloc_info.vulkan_api_version = super::instance::API_VERSION;
+        // SAFETY: instance, device and physical device are valid and outlive the allocator (it is
+        // dropped first in `Shared::drop`).
+        let allocator = unsafe { vk_mem::Allocator::new(alloc_info) }.ctx("creating the allocator")?;
+        let debug_utils = ash::ext::debug_utils::Device::new(&instance.raw, &device);
+        let push_descriptor = ash::khr::push_descriptor::Device::new(&instance.raw, &device);
+        tracing::info!("using device {} ({}, {})", info.name, info.device_type, info.driver);
+        let shared = Arc::new(Shared {
+            instance,
+            device,
+            debug_utils,
+            push_descriptor,
+            allocator: ManuallyDrop::new(allocator),
+            queue: Mutex::new(queue),
+            info,
+            canary,
+            live: Mutex::new(BTreeMap::new()),
+            next_id: AtomicU64::new(1),
+        });
+        let pool_info = vk::CommandPoolCreateInfo::default()
+            .queue_family_index(queue_family)
+            .flags(vk::CommandPoolCreateFlags::RESET_COMMAND_BUFFER);
+        // SAFETY: valid device; the pool and fence are destroyed in `Gpu::drop`.
+        let (pool, fence) = unsafe {
+            (
+                shared.device.create_command_pool(&pool_info, None).ctx("creating a command pool")?,
+                shared.device.create_fence(&vk::FenceCreateInfo::default(), None).ctx("creating a fence")?,
+            )
+        };
+        shared.set_name(pool, "gpu.command_pool");
+        shared.set_name(fence, "gpu.fence");
+        let profiler = Profiler::new(&shared)?;
+        Ok(Gpu { shared, pool, fence, profiler })
+    }
+
+    /// The device in use.
+    pub fn info(&self) -> &DeviceInfo {
+        &self.shared.info
+    }
+
+    /// Validation errors recorded since the last drain.
+    pub fn canary(&self) -> &Canary {
+        &self.shared.canary
+    }
+
+    /// Whether the validation layer is on.
+    pub fn validation(&self) -> bool {
+        self.shared.instance.validation
+    }
+
+    /// Names of allocations that are alive now.
+    pub fn live_allocations(&self) -> Vec<String> {
+        self.shared.live.lock().values().cloned().collect()
+    }
+
+    /// Records commands with `record`, submits them, and waits for completion.
+    ///
+    /// Timestamps written by passes are collected into the profiler as one frame.
+    pub fn submit<T>(&mut self, record: impl FnOnce(&mut Recorder) -> Result<T>) -> Result<T> {
+        let alloc_info = vk::CommandBufferAllocateInfo::default()
+            .command_pool(self.pool)
+            .level(vk::CommandBufferLevel::PRIMARY)
+            .command_buffer_count(1);
+        let device = &self.shared.device;
+        // SAFETY: the pool belongs to this device and is used from this thread only (`&mut self`).
+        let cmd = unsafe { device.allocate_command_buffers(&alloc_info) }.ctx("allocating commands")?[0];
+        let begin = vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        // SAFETY: freshly allocated command buffer in the initial state.
+        unsafe { device.begin_command_buffer(cmd, &begin) }.ctx("beginning commands")?;
+        self.profiler.begin_frame(&self.shared);
+        let value = record(&mut Recorder::new(&self.shared, cmd, &mut self.profiler));
+        let outcome = value.and_then(|v| self.finish(cmd).map(|()| v));
+        // SAFETY: `finish` waited on the fence (or the buffer never reached the queue), so the GPU
+        // no longer uses `cmd`.
+        unsafe { self.shared.device.free_command_buffers(self.pool, &[cmd]) };
+        outcome
+    }
+
+    fn finish(&mut self, cmd: vk::CommandBuffer) -> Result<()> {
+        let device = &self.shared.device;
+        // SAFETY: `cmd` is in the recording state; the queue is externally synchronised by its mutex;
+        // the fence is unsignalled (reset after every wait).
+        unsafe {
+            device.end_command_buffer(cmd).ctx("ending commands")?;
+            let cmds = [cmd];
+            let submit = vk::SubmitInfo::default().command_buffers(&cmds);
+            let queue = self.shared.queue.lock();
+            device.queue_submit(*queue, &[submit], self.fence).ctx("submitting commands")?;
+            drop(queue);
+            device.wait_for_fences(&[self.fence], true, u64::MAX).ctx("waiting for the GPU")?;
+            device.reset_fences(&[self.fence]).ctx("resetting a fence")?;
+        }
+        self.profiler.end_frame(&self.shared)
+    }
+}
+
+impl Drop for Gpu {
+    fn drop(&mut self) {
+        // SAFETY: `submit` always waits for its work, so nothing is in flight on this pool or fence.
+        unsafe {
+            let _ = self.shared.device.device_wait_idle();
+            self.shared.device.destroy_command_pool(self.pool, None);
+            self.shared.device.destroy_fence(self.fence, None);
+        }
+        self.profiler.destroy(&self.shared);
+        let leaked = self.live_allocations();
+        if !leaked.is_empty() {
+            tracing::error!("{} allocation(s) still alive at shutdown: {}", leaked.len(), leaked.join(", "));
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! Instance creation: the loader opened at run time, optional Khronos validation (with
+//! synchronization validation), and the debug-utils messenger feeding the [`Canary`].
+
+use std::ffi::{c_char, CStr};
+
+use ash::vk;
+
+use super::debug::{messenger_info, Canary};
+use crate::error::{RenderError, Result, VkResultExt};
+
+/// The Khronos validation layer.
+pub const VALIDATION_LAYER: &CStr = c"VK_LAYER_KHRONOS_validation";
+/// The API version the renderer targets (dynamic rendering and synchronization2 are core).
+pub const API_VERSION: u32 = vk::API_VERSION_1_3;
+
+/// The instance, its entry points, and the messenger when debug utils is available.
+pub struct Instance {
+    /// The loader's entry points.
+    pub entry: ash::Entry,
+    /// The instance.
+    pub raw: ash::Instance,
+    /// Debug-utils instance functions (object names, labels, the messenger).
+    pub debug_utils: ash::ext::debug_utils::Instance,
+    messenger: vk::DebugUtilsMessengerEXT,
+    /// Whether the validation layer is on.
+    pub validation: bool,
+}
+
+impl Instance {
+    /// Opens the loader and creates the instance. With `validation`, the Khronos layer and its
+    /// synchronization validation are required; a missing layer is an error with the install command.
+    pub fn new(validation: bool, canary: &Canary) -> Result<Self> {
+        // SAFETY: loading the system Vulkan loader runs its initialisers; we do it once per Instance
+        // and keep the library alive in `entry` for the instance's lifetime.
+        let entry = unsafe { ash::Entry::load() }.map_err(|e| RenderError::LoaderMissing(e.to_string()))?;
+        if validation && !has_layer(&entry, VALIDATION_LAYER)? {
+            return Err(RenderError::Unsupported(
+                "the Khronos validation layer (VK_LAYER_KHRONOS_validation) is not installed.\n\
+                 Install it with: sudo apt-get install -y vulkan-validationlayers"
+                    .to_owned(),
+            ));
+        }
+        let app_info = vk::ApplicationInfo::default()
+            .application_name(c"particle-fog")
+            .engine_name(c"particle-fog")
+            .api_version(API_VERSION);
+        let layers: Vec<*const c_char> =
+            if validation { vec![VALIDATION_LAYER.as_ptr()] } else { Vec::new() };
+        let mut extensions = vec![ash::ext::debug_utils::NAME.as_ptr()];
+        if validation {
+            // Provided by the validation layer; carries the synchronization-validation switch.
+            extensions.push(ash::ext::validation_features::NAME.as_ptr());
+        }
+        let enabled_validation = [vk::ValidationFeatureEnableEXT::SYNCHRONIZATION_VALIDATION];
+        let mut features =
+            vk::ValidationFeaturesEXT::default().enabled_validation_features(&enabled_validation);
+        let mut messenger_ci = messenger_info(canary);
+        let mut create_info = vk::InstanceCreateInfo::default()
+            .application_info(&app_info)
+            .enabled_layer_names(&layers)
+            .enabled_extension_names(&extensions)
+            .push_next(&mut messenger_ci);
+        if validation {
+            create_info = create_info.push_next(&mut features);
+        }
+        // SAFETY: every pointer in `create_info` refers to locals that outlive the call.
+        let raw = unsafe { entry.create_instance(&create_info, None) }.ctx("creating the instance")?;
+        let debug_utils = ash::ext::debug_utils::Instance::new(&entry, &raw);
+        let messenger_ci = messenger_info(canary);
+        // SAFETY: the instance is valid; the canary outlives the messenger (owned by the device's
+        // shared state, dropped after `Instance::destroy`).
+        let messenger = unsafe { debug_utils.create_debug_utils_messenger(&messenger_ci, None) }
+            .ctx("creating the debug messenger")?;
+        Ok(Instance { entry, raw, debug_utils, messenger, validation })
+    }
+
+    /// Destroys the messenger and the instance.
+    ///
+    /// # Safety
+    /// Every object created from this instance (the device included) is already destroyed.
+    pub unsafe fn destroy(&mut self) {
+        // SAFETY: per this function's contract nothing created from the instance is alive.
+        unsafe {
+            self.debug_utils.destroy_debug_utils_messenger(self.messenger, None);
+            self.raw.destroy_instance(None);
+        }
+    }
+}
+
+fn has_layer(entry: &ash::Entry, name: &CStr) -> Result<bool> {
+    // SAFETY: plain query on the loaded entry.
+    let layers = unsafe { entry.enumerate_instance_layer_properties() }.ctx("enumerating instance layers")?;
+    Ok(layers.iter().any(|l| l.layer_name_as_c_str().is_ok_and(|n| n == name)))
+}

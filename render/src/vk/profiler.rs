@@ -1,0 +1,219 @@
+//! GPU timestamp profiler: one scope per pass, named as the pass (STYLE.md practice 4), durations
+//! collected per frame, medians over frames, printed as a table and written as JSON.
+
+use ash::vk;
+use serde::Serialize;
+
+use super::context::Shared;
+use crate::error::{Result, VkResultExt};
+
+/// Timestamp scopes per frame (two queries each).
+const MAX_SCOPES: u32 = 128;
+
+/// Per-pass GPU time over the frames recorded so far.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct PassTiming {
+    /// The pass name.
+    pub pass: String,
+    /// Median over frames, milliseconds.
+    pub median_ms: f64,
+    /// Minimum over frames, milliseconds.
+    pub min_ms: f64,
+    /// Maximum over frames, milliseconds.
+    pub max_ms: f64,
+    /// Frames in which the pass ran.
+    pub frames: usize,
+}
+
+/// Collects timestamps into per-pass histories.
+pub struct Profiler {
+    pool: vk::QueryPool,
+    period_ns: f64,
+    open: Vec<(String, u32)>,
+    closed: Vec<(String, u32, u32)>,
+    next_query: u32,
+    history: Vec<(String, Vec<f64>)>,
+}
+
+impl Profiler {
+    pub(crate) fn new(shared: &Shared) -> Result<Self> {
+        let mut pool = vk::QueryPool::null();
+        if shared.info.timestamps {
+            let info = vk::QueryPoolCreateInfo::default()
+                .query_type(vk::QueryType::TIMESTAMP)
+                .query_count(2 * MAX_SCOPES);
+            // SAFETY: valid device; destroyed in `destroy`.
+            pool =
+                unsafe { shared.device.create_query_pool(&info, None) }.ctx("creating the timestamp pool")?;
+            shared.set_name(pool, "gpu.timestamps");
+        } else {
+            tracing::warn!("{} has no timestamps: GPU timings are unavailable", shared.info.name);
+        }
+        Ok(Profiler {
+            pool,
+            period_ns: f64::from(shared.info.timestamp_period_ns),
+            open: Vec::new(),
+            closed: Vec::new(),
+            next_query: 0,
+            history: Vec::new(),
+        })
+    }
+
+    fn enabled(&self) -> bool {
+        self.pool != vk::QueryPool::null()
+    }
+
+    pub(crate) fn begin_frame(&mut self, shared: &Shared) {
+        self.open.clear();
+        self.closed.clear();
+        self.next_query = 0;
+        if self.enabled() {
+            // SAFETY: hostQueryReset is enabled; no submission using the pool is in flight (every
+            // submission waits for completion).
+            unsafe { shared.device.reset_query_pool(self.pool, 0, 2 * MAX_SCOPES) };
+        }
+    }
+
+    pub(crate) fn begin_scope(&mut self, shared: &Shared, cmd: vk::CommandBuffer, name: &str) {
+        if !self.enabled() || self.next_query + 2 > 2 * MAX_SCOPES {
+            self.open.push((name.to_owned(), u32::MAX));
+            return;
+        }
+        let q = self.next_query;
+        self.next_query += 2;
+        // SAFETY: `cmd` is recording; query `q` was reset this frame and is written once.
+        unsafe {
+            shared.device.cmd_write_timestamp2(cmd, vk::PipelineStageFlags2::ALL_COMMANDS, self.pool, q)
+        };
+        self.open.push((name.to_owned(), q));
+    }
+
+    pub(crate) fn end_scope(&mut self, shared: &Shared, cmd: vk::CommandBuffer) {
+        let Some((name, q)) = self.open.pop() else { return };
+        if q == u32::MAX {
+            return;
+        }
+        // SAFETY: as in `begin_scope`, for the scope's second query.
+        unsafe {
+            shared.device.cmd_write_timestamp2(cmd, vk::PipelineStageFlags2::ALL_COMMANDS, self.pool, q + 1)
+        };
+        self.closed.push((name, q, q + 1));
+    }
+
+    pub(crate) fn end_frame(&mut self, shared: &Shared) -> Result<()> {
+        if self.closed.is_empty() {
+            return Ok(());
+        }
+        let mut ticks = vec![0u64; self.next_query as usize];
+        // SAFETY: the frame's submission completed (the caller waited on its fence), so every query
+        // in 0..next_query was written.
+        unsafe {
+            shared.device.get_query_pool_results(
+                self.pool,
+                0,
+                &mut ticks,
+                vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
+            )
+        }
+        .ctx("reading timestamps")?;
+        let mut frame: Vec<(String, f64)> = Vec::new();
+        for (name, a, b) in self.closed.drain(..) {
+            let dt = ticks[b as usize].saturating_sub(ticks[a as usize]) as f64 * self.period_ns * 1e-6;
+            match frame.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, total)) => *total += dt,
+                None => frame.push((name, dt)),
+            }
+        }
+        for (name, ms) in frame {
+            match self.history.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, v)) => v.push(ms),
+                None => self.history.push((name, vec![ms])),
+            }
+        }
+        Ok(())
+    }
+
+    /// Forgets every recorded frame (e.g. after warm-up frames).
+    pub fn clear(&mut self) {
+        self.history.clear();
+    }
+
+    /// Per-pass statistics in first-recorded order.
+    pub fn timings(&self) -> Vec<PassTiming> {
+        self.history
+            .iter()
+            .map(|(pass, samples)| {
+                let mut s = samples.clone();
+                s.sort_by(f64::total_cmp);
+                PassTiming {
+                    pass: pass.clone(),
+                    median_ms: median_of_sorted(&s),
+                    min_ms: s.first().copied().unwrap_or(0.0),
+                    max_ms: s.last().copied().unwrap_or(0.0),
+                    frames: s.len(),
+                }
+            })
+            .collect()
+    }
+
+    /// The timing table as text.
+    pub fn table(&self) -> String {
+        format_table(&self.timings())
+    }
+
+    pub(crate) fn destroy(&mut self, shared: &Shared) {
+        if self.enabled() {
+            // SAFETY: no submission is in flight (the owner waited for idle).
+            unsafe { shared.device.destroy_query_pool(self.pool, None) };
+            self.pool = vk::QueryPool::null();
+        }
+    }
+}
+
+/// Median of an ascending slice (mean of the middle two for even lengths); 0 when empty.
+pub fn median_of_sorted(s: &[f64]) -> f64 {
+    match s.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => s[n / 2],
+        n => 0.5 * (s[n / 2 - 1] + s[n / 2]),
+    }
+}
+
+/// Formats timings as an aligned table with a total row.
+pub fn format_table(timings: &[PassTiming]) -> String {
+    let width = timings.iter().map(|t| t.pass.len()).max().unwrap_or(4).max(5);
+    let mut out = format!(
+        "{:<width$}  {:>10}  {:>10}  {:>10}  {:>6}\n",
+        "pass", "median ms", "min ms", "max ms", "frames"
+    );
+    for t in timings {
+        out += &format!(
+            "{:<width$}  {:>10.3}  {:>10.3}  {:>10.3}  {:>6}\n",
+            t.pass, t.median_ms, t.min_ms, t.max_ms, t.frames
+        );
+    }
+    let total: f64 = timings.iter().map(|t| t.median_ms).sum();
+    out += &format!("{:<width$}  {:>10.3}\n", "total", total);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_handles_odd_even_and_empty() {
+        assert_eq!(median_of_sorted(&[]), 0.0);
+        assert_eq!(median_of_sorted(&[1.0, 2.0, 9.0]), 2.0);
+        assert_eq!(median_of_sorted(&[1.0, 2.0, 4.0, 9.0]), 3.0);
+    }
+
+    #[test]
+    fn table_lists_every_pass_and_the_total() {
+        let t = |p: &str, ms| PassTiming { pass: p.into(), median_ms: ms, min_ms: ms, max_ms: ms, frames: 3 };
+        let text = format_table(&[t("fog.froxel_inject", 0.25), t("fog.brick_march", 0.5)]);
+        assert!(text.contains("fog.froxel_inject"));
+        assert!(text.contains("fog.brick_march"));
+        assert!(text.lines().last().is_some_and(|l| l.starts_with("total") && l.contains("0.750")));
+    }
+}

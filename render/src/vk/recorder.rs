@@ -1,0 +1,327 @@
+//! Command recording with barriers derived from declared accesses (STYLE.md practice 3).
+//!
+//! A pass states what it reads and writes ([`Use`]); [`Recorder::pass`] emits the
+//! synchronization2 barriers (and image layout transitions) those uses need against each
+//! resource's previous accesses, opens a debug label and a timestamp scope under the pass name,
+//! then records the pass body. Nothing else in the frame places barriers by hand.
+
+use ash::vk;
+
+use super::context::Shared;
+use super::profiler::Profiler;
+use super::resource::{Buffer, Image, TrackedState};
+
+/// How a pass touches a resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    /// Not touched yet.
+    None,
+    /// Storage buffer/image read in a compute shader.
+    ComputeRead,
+    /// Sampled image read in a compute shader.
+    ComputeSampled,
+    /// Storage write (or read-write) in a compute shader.
+    ComputeWrite,
+    /// Storage buffer read in a vertex shader.
+    VertexRead,
+    /// Sampled or storage read in a fragment shader.
+    FragmentRead,
+    /// Indirect draw or dispatch arguments.
+    IndirectRead,
+    /// Colour attachment, written (and blended).
+    ColorAttachment,
+    /// Depth attachment, tested and written.
+    DepthAttachment,
+    /// Depth attachment, tested but not written (and samplable).
+    DepthRead,
+    /// Copy source.
+    TransferRead,
+    /// Copy destination or clear.
+    TransferWrite,
+    /// Read back by the CPU after the submission.
+    HostRead,
+}
+
+impl Access {
+    fn stage(self) -> vk::PipelineStageFlags2 {
+        use vk::PipelineStageFlags2 as S;
+        match self {
+            Access::None => S::NONE,
+            Access::ComputeRead | Access::ComputeSampled | Access::ComputeWrite => S::COMPUTE_SHADER,
+            Access::VertexRead => S::VERTEX_SHADER,
+            Access::FragmentRead => S::FRAGMENT_SHADER,
+            Access::IndirectRead => S::DRAW_INDIRECT,
+            Access::ColorAttachment => S::COLOR_ATTACHMENT_OUTPUT,
+            Access::DepthAttachment | Access::DepthRead => S::EARLY_FRAGMENT_TESTS | S::LATE_FRAGMENT_TESTS,
+            Access::TransferRead | Access::TransferWrite => S::ALL_TRANSFER,
+            Access::HostRead => S::HOST,
+        }
+    }
+
+    fn access(self) -> vk::AccessFlags2 {
+        use vk::AccessFlags2 as A;
+        match self {
+            Access::None => A::NONE,
+            Access::ComputeRead | Access::VertexRead => A::SHADER_STORAGE_READ,
+            Access::ComputeSampled => A::SHADER_SAMPLED_READ,
+            Access::FragmentRead => A::SHADER_SAMPLED_READ | A::SHADER_STORAGE_READ,
+            Access::ComputeWrite => A::SHADER_STORAGE_READ | A::SHADER_STORAGE_WRITE,
+            Access::IndirectRead => A::INDIRECT_COMMAND_READ,
+            Access::ColorAttachment => A::COLOR_ATTACHMENT_READ | A::COLOR_ATTACHMENT_WRITE,
+            Access::DepthAttachment => A::DEPTH_STENCIL_ATTACHMENT_READ | A::DEPTH_STENCIL_ATTACHMENT_WRITE,
+            Access::DepthRead => A::DEPTH_STENCIL_ATTACHMENT_READ | A::SHADER_SAMPLED_READ,
+            Access::TransferRead => A::TRANSFER_READ,
+            Access::TransferWrite => A::TRANSFER_WRITE,
+            Access::HostRead => A::HOST_READ,
+        }
+    }
+
+    /// The image layout this access needs.
+    fn layout(self) -> vk::ImageLayout {
+        use vk::ImageLayout as L;
+        match self {
+            Access::None => L::UNDEFINED,
+            Access::ComputeRead | Access::ComputeWrite => L::GENERAL,
+            Access::ComputeSampled | Access::FragmentRead => L::SHADER_READ_ONLY_OPTIMAL,
+            Access::VertexRead | Access::IndirectRead | Access::HostRead => L::GENERAL,
+            Access::ColorAttachment => L::COLOR_ATTACHMENT_OPTIMAL,
+            Access::DepthAttachment => L::DEPTH_ATTACHMENT_OPTIMAL,
+            Access::DepthRead => L::DEPTH_READ_ONLY_OPTIMAL,
+            Access::TransferRead => L::TRANSFER_SRC_OPTIMAL,
+            Access::TransferWrite => L::TRANSFER_DST_OPTIMAL,
+        }
+    }
+
+    /// True when the access may write.
+    pub fn is_write(self) -> bool {
+        matches!(
+            self,
+            Access::ComputeWrite | Access::ColorAttachment | Access::DepthAttachment | Access::TransferWrite
+        )
+    }
+}
+
+/// One resource a pass uses, and how.
+#[derive(Clone, Copy)]
+pub enum Use<'r> {
+    /// A buffer.
+    Buffer(&'r Buffer, Access),
+    /// An image (all layers).
+    Image(&'r Image, Access),
+}
+
+/// Records one command buffer.
+pub struct Recorder<'a> {
+    shared: &'a Shared,
+    /// The command buffer being recorded.
+    pub cmd: vk::CommandBuffer,
+    profiler: &'a mut Profiler,
+}
+
+impl<'a> Recorder<'a> {
+    pub(crate) fn new(shared: &'a Shared, cmd: vk::CommandBuffer, profiler: &'a mut Profiler) -> Self {
+        Recorder { shared, cmd, profiler }
+    }
+
+    /// The device, for recording raw commands inside a pass body.
+    pub fn device(&self) -> &ash::Device {
+        &self.shared.device
+    }
+
+    pub(crate) fn shared(&self) -> &Shared {
+        self.shared
+    }
+
+    /// Records a pass: barriers for `uses`, a debug label and timestamp scope named `name`, then
+    /// `body`.
+    pub fn pass<T>(&mut self, name: &str, uses: &[Use<'_>], body: impl FnOnce(&Recorder<'a>) -> T) -> T {
+        self.barriers(uses);
+        let label = std::ffi::CString::new(name).unwrap_or_default();
+        let info = vk::DebugUtilsLabelEXT::default().label_name(&label);
+        // SAFETY: `cmd` is recording; the label string outlives the call.
+        unsafe { self.shared.debug_utils.cmd_begin_debug_utils_label(self.cmd, &info) };
+        self.profiler.begin_scope(self.shared, self.cmd, name);
+        let out = body(self);
+        self.profiler.end_scope(self.shared, self.cmd);
+        // SAFETY: closes the label opened above, in the same command buffer.
+        unsafe { self.shared.debug_utils.cmd_end_debug_utils_label(self.cmd) };
+        out
+    }
+
+    /// Clears every layer of a colour image, as a pass named `<image>.clear`.
+    pub fn clear_color(&mut self, img: &Image, rgba: [f32; 4]) {
+        let name = crate::names::resource(&img.name, "clear");
+        self.pass(&name, &[Use::Image(img, Access::TransferWrite)], |rec| {
+            let value = vk::ClearColorValue { float32: rgba };
+            // SAFETY: the image is alive and in TRANSFER_DST_OPTIMAL (declared above).
+            unsafe {
+                rec.device().cmd_clear_color_image(
+                    rec.cmd,
+                    img.raw,
+                    vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                    &value,
+                    &[img.range()],
+                )
+            };
+        });
+    }
+
+    /// Copies `size` bytes from the start of `src` to the start of `dst`. A body-level command: the
+    /// enclosing pass declares `src` as `TransferRead` and `dst` as `TransferWrite`.
+    pub fn copy_buffer(&self, src: &Buffer, dst: &Buffer, size: u64) {
+        if size > src.size || size > dst.size {
+            crate::error::bug(&format!("copy of {size} bytes from {} to {}", src.name, dst.name));
+        }
+        let region = vk::BufferCopy::default().size(size);
+        // SAFETY: both buffers are alive and at least `size` bytes long (checked above); the
+        // enclosing pass's declared uses provide the synchronisation.
+        unsafe { self.device().cmd_copy_buffer(self.cmd, src.raw, dst.raw, &[region]) };
+    }
+
+    /// Emits the barriers `uses` need (also usable outside a pass, e.g. before readback).
+    pub fn barriers(&mut self, uses: &[Use<'_>]) {
+        let mut buffers = Vec::new();
+        let mut images = Vec::new();
+        for u in uses {
+            match *u {
+                Use::Buffer(b, access) => {
+                    if let Some((src, dst)) = transition(&mut b.state.lock(), access, false) {
+                        buffers.push(
+                            vk::BufferMemoryBarrier2::default()
+                                .src_stage_mask(src.0)
+                                .src_access_mask(src.1)
+                                .dst_stage_mask(dst.0)
+                                .dst_access_mask(dst.1)
+                                .buffer(b.raw)
+                                .offset(0)
+                                .size(vk::WHOLE_SIZE),
+                        );
+                    }
+                }
+                Use::Image(img, access) => {
+                    let mut state = img.state.lock();
+                    let old_layout = state.layout;
+                    if let Some((src, dst)) = transition(&mut state, access, true) {
+                        images.push(
+                            vk::ImageMemoryBarrier2::default()
+                                .src_stage_mask(src.0)
+                                .src_access_mask(src.1)
+                                .dst_stage_mask(dst.0)
+                                .dst_access_mask(dst.1)
+                                .old_layout(old_layout)
+                                .new_layout(access.layout())
+                                .image(img.raw)
+                                .subresource_range(img.range()),
+                        );
+                    }
+                }
+            }
+        }
+        if buffers.is_empty() && images.is_empty() {
+            return;
+        }
+        let dep =
+            vk::DependencyInfo::default().buffer_memory_barriers(&buffers).image_memory_barriers(&images);
+        // SAFETY: `cmd` is recording outside a render pass instance (passes begin dynamic rendering
+        // inside their body, after barriers); the barriers reference live resources.
+        unsafe { self.shared.device.cmd_pipeline_barrier2(self.cmd, &dep) };
+    }
+}
+
+pub(crate) type StageAccess = (vk::PipelineStageFlags2, vk::AccessFlags2);
+
+const NOTHING: StageAccess = (vk::PipelineStageFlags2::NONE, vk::AccessFlags2::NONE);
+
+/// Updates `state` for a new `access` and returns the (src, dst) scopes of the barrier it needs.
+///
+/// Reads after a write wait for that write once per reading stage; a write waits for the previous
+/// write (execution and memory) and for every read since it (execution only); an image layout
+/// change always transitions.
+fn transition(
+    state: &mut TrackedState,
+    access: Access,
+    is_image: bool,
+) -> Option<(StageAccess, StageAccess)> {
+    let dst = (access.stage(), access.access());
+    let layout_change = is_image && state.layout != access.layout();
+    if is_image {
+        state.layout = access.layout();
+    }
+    if layout_change || access.is_write() {
+        let src = (state.write.0 | state.reads.0, state.write.1);
+        if access.is_write() {
+            state.write = dst;
+            state.reads = NOTHING;
+        } else {
+            state.write = NOTHING;
+            state.reads = dst;
+        }
+        let first_use = src.0.is_empty();
+        return (layout_change || !first_use).then_some((src, dst));
+    }
+    let synced = state.reads.0.contains(dst.0) && state.reads.1.contains(dst.1);
+    state.reads = (state.reads.0 | dst.0, state.reads.1 | dst.1);
+    (!state.write.0.is_empty() && !synced).then_some((state.write, dst))
+}
+
+impl TrackedState {
+    /// A resource nobody has touched yet.
+    pub(crate) fn untouched() -> Self {
+        TrackedState { write: NOTHING, reads: NOTHING, layout: vk::ImageLayout::UNDEFINED }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn buffer_sequence(accesses: &[Access]) -> Vec<bool> {
+        let mut state = TrackedState::untouched();
+        accesses.iter().map(|a| transition(&mut state, *a, false).is_some()).collect()
+    }
+
+    #[test]
+    fn first_write_needs_no_barrier_but_a_second_write_does() {
+        assert_eq!(buffer_sequence(&[Access::ComputeWrite, Access::ComputeWrite]), [false, true]);
+    }
+
+    #[test]
+    fn reads_wait_once_per_stage_for_the_last_write() {
+        let got = buffer_sequence(&[
+            Access::ComputeWrite,
+            Access::ComputeRead,
+            Access::ComputeRead,
+            Access::VertexRead,
+            Access::TransferRead,
+        ]);
+        assert_eq!(got, [false, true, false, true, true]);
+    }
+
+    #[test]
+    fn a_write_after_reads_waits_for_every_reading_stage() {
+        let mut state = TrackedState::untouched();
+        transition(&mut state, Access::ComputeWrite, false);
+        transition(&mut state, Access::VertexRead, false);
+        transition(&mut state, Access::FragmentRead, false);
+        let (src, dst) = transition(&mut state, Access::TransferWrite, false).expect("barrier");
+        assert!(src.0.contains(vk::PipelineStageFlags2::COMPUTE_SHADER));
+        assert!(src.0.contains(vk::PipelineStageFlags2::VERTEX_SHADER));
+        assert!(src.0.contains(vk::PipelineStageFlags2::FRAGMENT_SHADER));
+        assert_eq!(src.1, vk::AccessFlags2::SHADER_STORAGE_READ | vk::AccessFlags2::SHADER_STORAGE_WRITE);
+        assert_eq!(dst.0, vk::PipelineStageFlags2::ALL_TRANSFER);
+    }
+
+    #[test]
+    fn reads_without_a_prior_write_need_nothing() {
+        assert_eq!(buffer_sequence(&[Access::ComputeRead, Access::FragmentRead]), [false, false]);
+    }
+
+    #[test]
+    fn image_layout_changes_always_transition() {
+        let mut state = TrackedState::untouched();
+        assert!(transition(&mut state, Access::ComputeSampled, true).is_some(), "UNDEFINED -> READ_ONLY");
+        assert!(transition(&mut state, Access::FragmentRead, true).is_none(), "same layout, read");
+        assert!(transition(&mut state, Access::TransferRead, true).is_some(), "READ_ONLY -> TRANSFER_SRC");
+        assert_eq!(state.layout, vk::ImageLayout::TRANSFER_SRC_OPTIMAL);
+    }
+}

@@ -1,0 +1,315 @@
+//! Buffers and images: each owns its (object, allocation) pair, is named everywhere (debug utils,
+//! the live-allocation registry, validation messages), and is destroyed exactly once, in `Drop`.
+//!
+//! Each resource also carries its last GPU access ([`TrackedState`]) so the recorder can derive
+//! barriers from what a pass declares it reads and writes, across submissions.
+
+use std::sync::Arc;
+
+use ash::vk;
+use parking_lot::Mutex;
+use vk_mem::Alloc;
+
+use super::context::{Gpu, Shared};
+use super::recorder::StageAccess;
+use crate::error::{Result, VkResultExt};
+
+/// Where a resource's memory lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemoryLocation {
+    /// Device-local; the GPU reads and writes it.
+    GpuOnly,
+    /// Host-visible and mapped, written by the CPU (uploads, constants).
+    CpuToGpu,
+    /// Host-visible and mapped, read by the CPU (readback).
+    GpuToCpu,
+}
+
+/// What buffer to create.
+#[derive(Clone, Debug)]
+pub struct BufferDesc<'a> {
+    /// Its name, e.g. `fog.brick_splat.density` (see [`crate::names`]).
+    pub name: &'a str,
+    /// Size in bytes (non-zero).
+    pub size: u64,
+    /// How it is used.
+    pub usage: vk::BufferUsageFlags,
+    /// Where it lives.
+    pub location: MemoryLocation,
+}
+
+/// The last access to a resource, for barrier derivation.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TrackedState {
+    /// The last write (stages and accesses), or nothing.
+    pub write: StageAccess,
+    /// Every read since that write that already waited for it.
+    pub reads: StageAccess,
+    /// The current layout (images only).
+    pub layout: vk::ImageLayout,
+}
+
+/// A buffer and its allocation.
+pub struct Buffer {
+    /// The Vulkan handle.
+    pub raw: vk::Buffer,
+    /// Size in bytes.
+    pub size: u64,
+    /// Its name.
+    pub name: String,
+    pub(crate) id: u64,
+    pub(crate) state: Mutex<TrackedState>,
+    mapped: *mut u8,
+    allocation: vk_mem::Allocation,
+    shared: Arc<Shared>,
+}
+
+// SAFETY: `mapped` points into a persistently mapped allocation owned by this buffer; access to the
+// mapping goes through `&self`/`&mut self` methods that copy bytes, and the allocation is freed only
+// in `Drop`.
+unsafe impl Send for Buffer {}
+// SAFETY: see `Send`; shared references only read the mapping.
+unsafe impl Sync for Buffer {}
+
+impl Gpu {
+    /// Creates a named buffer.
+    pub fn create_buffer(&self, desc: &BufferDesc<'_>) -> Result<Buffer> {
+        let info = vk::BufferCreateInfo::default()
+            .size(desc.size.max(4))
+            .usage(desc.usage)
+            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        let alloc_info = allocation_info(desc.location);
+        let shared = &self.shared;
+        // SAFETY: valid create infos; the pair is destroyed once in `Drop`.
+        let (raw, allocation) = unsafe { shared.allocator.create_buffer(&info, &alloc_info) }
+            .ctx(&format!("creating buffer {}", desc.name))?;
+        let mapped = shared.allocator.get_allocation_info(&allocation).mapped_data.cast::<u8>();
+        let id = shared.next_id();
+        shared.set_name(raw, desc.name);
+        shared.live.lock().insert(id, desc.name.to_owned());
+        Ok(Buffer {
+            raw,
+            size: desc.size,
+            name: desc.name.to_owned(),
+            id,
+            state: Mutex::new(TrackedState::untouched()),
+            mapped,
+            allocation,
+            shared: shared.clone(),
+        })
+    }
+}
+
+impl Buffer {
+    /// Copies `bytes` into a host-visible buffer at `offset`.
+    ///
+    /// Panics (a programmer bug) when the buffer is not host-visible or the range is out of bounds.
+    pub fn write(&mut self, offset: u64, bytes: &[u8]) {
+        let end = offset.checked_add(bytes.len() as u64);
+        if self.mapped.is_null() || end.is_none_or(|e| e > self.size) {
+            crate::error::bug(&format!("write to {} out of range or not host-visible", self.name));
+        }
+        // SAFETY: the mapping covers `size` bytes, the range was checked above, and `&mut self`
+        // guarantees no GPU work that uses this buffer is being recorded concurrently; callers only
+        // write between submissions (which wait for completion).
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), self.mapped.add(offset as usize), bytes.len());
+        }
+        let result = self.shared.allocator.flush_allocation(&self.allocation, offset, bytes.len() as u64);
+        if let Err(e) = result {
+            tracing::warn!("flushing {}: {e}", self.name);
+        }
+    }
+
+    /// Reads the whole contents of a host-visible buffer (after the GPU work that wrote it finished).
+    pub fn read(&self) -> Vec<u8> {
+        if self.mapped.is_null() {
+            crate::error::bug(&format!("read of {}: not host-visible", self.name));
+        }
+        let result = self.shared.allocator.invalidate_allocation(&self.allocation, 0, self.size);
+        if let Err(e) = result {
+            tracing::warn!("invalidating {}: {e}", self.name);
+        }
+        let mut out = vec![0u8; self.size as usize];
+        // SAFETY: the mapping covers `size` bytes; `Gpu::submit` waits for completion, so no GPU
+        // write is in flight while the CPU reads.
+        unsafe { std::ptr::copy_nonoverlapping(self.mapped, out.as_mut_ptr(), out.len()) };
+        out
+    }
+}
+
+impl Drop for Buffer {
+    fn drop(&mut self) {
+        self.shared.live.lock().remove(&self.id);
+        // SAFETY: created by this allocator; `Gpu::submit` waits for all work, so the GPU no longer
+        // uses the buffer; dropped exactly once.
+        unsafe { self.shared.allocator.destroy_buffer(self.raw, &mut self.allocation) };
+    }
+}
+
+/// What image to create.
+#[derive(Clone, Debug)]
+pub struct ImageDesc<'a> {
+    /// Its name.
+    pub name: &'a str,
+    /// 2D or 3D.
+    pub kind: vk::ImageType,
+    /// Texel format.
+    pub format: vk::Format,
+    /// Size in texels (depth 1 for 2D).
+    pub extent: vk::Extent3D,
+    /// Array layers (1 unless an array).
+    pub layers: u32,
+    /// How it is used.
+    pub usage: vk::ImageUsageFlags,
+}
+
+/// An image, its default view and its allocation.
+pub struct Image {
+    /// The Vulkan handle.
+    pub raw: vk::Image,
+    /// A view of every layer and mip (2D, 2D array or 3D); null for transfer-only images.
+    pub view: vk::ImageView,
+    /// Texel format.
+    pub format: vk::Format,
+    /// Size in texels.
+    pub extent: vk::Extent3D,
+    /// Array layers.
+    pub layers: u32,
+    /// Its name.
+    pub name: String,
+    pub(crate) id: u64,
+    pub(crate) state: Mutex<TrackedState>,
+    allocation: vk_mem::Allocation,
+    shared: Arc<Shared>,
+}
+
+impl Gpu {
+    /// Creates a named, device-local image with a default view.
+    pub fn create_image(&self, desc: &ImageDesc<'_>) -> Result<Image> {
+        let info = vk::ImageCreateInfo::default()
+            .image_type(desc.kind)
+            .format(desc.format)
+            .extent(desc.extent)
+            .mip_levels(1)
+            .array_layers(desc.layers.max(1))
+            .samples(vk::SampleCountFlags::TYPE_1)
+            .tiling(vk::ImageTiling::OPTIMAL)
+            .usage(desc.usage)
+            .initial_layout(vk::ImageLayout::UNDEFINED);
+        let shared = &self.shared;
+        // SAFETY: valid create info; destroyed once in `Drop`.
+        let (raw, allocation) =
+            unsafe { shared.allocator.create_image(&info, &allocation_info(MemoryLocation::GpuOnly)) }
+                .ctx(&format!("creating image {}", desc.name))?;
+        let view_type = match (desc.kind, desc.layers > 1) {
+            (vk::ImageType::TYPE_3D, _) => vk::ImageViewType::TYPE_3D,
+            (_, true) => vk::ImageViewType::TYPE_2D_ARRAY,
+            _ => vk::ImageViewType::TYPE_2D,
+        };
+        let view_info = vk::ImageViewCreateInfo::default()
+            .image(raw)
+            .view_type(view_type)
+            .format(desc.format)
+            .subresource_range(full_range(desc.format, desc.layers.max(1)));
+        let view = if desc.usage.intersects(VIEW_USAGES) {
+            // SAFETY: `raw` is a live image of this device created just above.
+            match unsafe { shared.device.create_image_view(&view_info, None) } {
+                Ok(v) => v,
+                Err(e) => {
+                    let mut allocation = allocation;
+                    // SAFETY: the image was never used; free it before reporting the error.
+                    unsafe { shared.allocator.destroy_image(raw, &mut allocation) };
+                    return Err(crate::error::map_vk(e, &format!("creating view of {}", desc.name)));
+                }
+            }
+        } else {
+            vk::ImageView::null()
+        };
+        let id = shared.next_id();
+        shared.set_name(raw, desc.name);
+        if view != vk::ImageView::null() {
+            shared.set_name(view, &format!("{}.view", desc.name));
+        }
+        shared.live.lock().insert(id, desc.name.to_owned());
+        Ok(Image {
+            raw,
+            view,
+            format: desc.format,
+            extent: desc.extent,
+            layers: desc.layers.max(1),
+            name: desc.name.to_owned(),
+            id,
+            state: Mutex::new(TrackedState::untouched()),
+            allocation,
+            shared: shared.clone(),
+        })
+    }
+}
+
+impl Image {
+    /// The aspect (colour or depth) of this image's format.
+    pub fn aspect(&self) -> vk::ImageAspectFlags {
+        aspect_of(self.format)
+    }
+
+    /// The subresource range covering every layer.
+    pub fn range(&self) -> vk::ImageSubresourceRange {
+        full_range(self.format, self.layers)
+    }
+}
+
+impl Drop for Image {
+    fn drop(&mut self) {
+        self.shared.live.lock().remove(&self.id);
+        // SAFETY: created by this device/allocator; all submitted work has completed (`Gpu::submit`
+        // waits); destroyed exactly once.
+        unsafe {
+            if self.view != vk::ImageView::null() {
+                self.shared.device.destroy_image_view(self.view, None);
+            }
+            self.shared.allocator.destroy_image(self.raw, &mut self.allocation);
+        }
+    }
+}
+
+/// Usages that allow (and need) an image view.
+const VIEW_USAGES: vk::ImageUsageFlags = vk::ImageUsageFlags::from_raw(
+    vk::ImageUsageFlags::SAMPLED.as_raw()
+        | vk::ImageUsageFlags::STORAGE.as_raw()
+        | vk::ImageUsageFlags::COLOR_ATTACHMENT.as_raw()
+        | vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT.as_raw(),
+);
+
+/// Colour, or depth for depth formats.
+pub fn aspect_of(format: vk::Format) -> vk::ImageAspectFlags {
+    match format {
+        vk::Format::D16_UNORM | vk::Format::D32_SFLOAT | vk::Format::X8_D24_UNORM_PACK32 => {
+            vk::ImageAspectFlags::DEPTH
+        }
+        _ => vk::ImageAspectFlags::COLOR,
+    }
+}
+
+fn full_range(format: vk::Format, layers: u32) -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange::default()
+        .aspect_mask(aspect_of(format))
+        .base_mip_level(0)
+        .level_count(1)
+        .base_array_layer(0)
+        .layer_count(layers)
+}
+
+fn allocation_info(location: MemoryLocation) -> vk_mem::AllocationCreateInfo {
+    use vk_mem::{AllocationCreateFlags as F, MemoryUsage};
+    let flags = match location {
+        MemoryLocation::GpuOnly => F::empty(),
+        MemoryLocation::CpuToGpu => F::HOST_ACCESS_SEQUENTIAL_WRITE | F::MAPPED,
+        MemoryLocation::GpuToCpu => F::HOST_ACCESS_RANDOM | F::MAPPED,
+    };
+    let usage = match location {
+        MemoryLocation::GpuOnly => MemoryUsage::AutoPreferDevice,
+        _ => MemoryUsage::AutoPreferHost,
+    };
+    vk_mem::AllocationCreateInfo { flags, usage, ..Default::default() }
+}
