@@ -13,12 +13,7 @@ const SYSTEMS: usize = 10_000;
 
 /// 10,000 distinct systems spanning fog-like and billboard-like content.
 fn systems() -> Vec<(PartSysData, SystemContext)> {
-    let patterns = [
-        pattern::DROP,
-        pattern::EXPLODE,
-        pattern::ANGLE,
-        pattern::ANGLE_CONE,
-    ];
+    let patterns = [pattern::DROP, pattern::EXPLODE, pattern::ANGLE, pattern::ANGLE_CONE];
     (0..SYSTEMS)
         .map(|i| {
             let f = i as f32 / SYSTEMS as f32;
@@ -43,21 +38,14 @@ fn systems() -> Vec<(PartSysData, SystemContext)> {
                 mean_alpha: 0.3,
                 is_default_texture: i % 11 == 0,
             };
-            let ctx = SystemContext {
-                texture: Some(texture),
-                live_count: None,
-                ..Default::default()
-            };
+            let ctx = SystemContext { texture: Some(texture), live_count: None, ..Default::default() };
             (s, ctx)
         })
         .collect()
 }
 
 fn bench(c: &mut Criterion) {
-    let settings = Settings {
-        particle_fog: true,
-        ..Settings::default()
-    };
+    let settings = Settings { particle_fog: true, ..Settings::default() };
     let all = systems();
     c.bench_function("classify 10k systems", |b| {
         b.iter(|| {

@@ -14,7 +14,7 @@ mod error;
 pub mod report;
 
 pub use classify::{
-    classify, Assessment, Classifier, Exclusion, ExclusionSet, Explanation, Factors, Measures,
-    SystemContext, TextureVerdict, Verdict,
+    classify, Assessment, Classifier, Exclusion, ExclusionSet, Explanation, Factors, Measures, SystemContext,
+    TextureVerdict, Verdict,
 };
 pub use error::FogError;

@@ -15,10 +15,7 @@ use particles::types::PartFlags;
 use settings::Settings;
 
 fn fog_on() -> Settings {
-    Settings {
-        particle_fog: true,
-        ..Settings::default()
-    }
+    Settings { particle_fog: true, ..Settings::default() }
 }
 
 fn table(rows: &[(&Case, Assessment)]) -> String {
@@ -41,14 +38,9 @@ fn table(rows: &[(&Case, Assessment)]) -> String {
 fn real_content_gets_the_expected_verdicts() {
     let settings = fog_on();
     let cases: Vec<Case> = fog_cases().into_iter().chain(billboard_cases()).collect();
-    assert!(
-        cases.len() >= 25,
-        "the table must hold at least 25 descriptors"
-    );
-    let rows: Vec<(&Case, Assessment)> = cases
-        .iter()
-        .map(|c| (c, classify(&c.sys, &c.ctx, &settings)))
-        .collect();
+    assert!(cases.len() >= 25, "the table must hold at least 25 descriptors");
+    let rows: Vec<(&Case, Assessment)> =
+        cases.iter().map(|c| (c, classify(&c.sys, &c.ctx, &settings))).collect();
     let mut failures = Vec::new();
     for (c, a) in &rows {
         let ok = match c.expect {
@@ -65,43 +57,25 @@ fn real_content_gets_the_expected_verdicts() {
     if std::env::var_os("FOG_PRINT_TABLE").is_some() {
         println!("{}", table(&rows));
     }
-    assert!(
-        failures.is_empty(),
-        "wrong verdicts for {failures:?}\n{}",
-        table(&rows)
-    );
+    assert!(failures.is_empty(), "wrong verdicts for {failures:?}\n{}", table(&rows));
 }
 
 #[test]
 fn fullbright_alone_does_not_exclude_but_adds_emission() {
     let settings = fog_on();
-    let haze = fog_cases()
-        .into_iter()
-        .find(|c| c.name == "sunbeam dust haze")
-        .expect("case");
+    let haze = fog_cases().into_iter().find(|c| c.name == "sunbeam dust haze").expect("case");
     let lit = classify(&haze.sys, &haze.ctx, &settings);
     let mut unlit_sys = haze.sys;
     unlit_sys.part.flags = PartFlags(haze.sys.part.flags.0 & !PartFlags::EMISSIVE);
     let unlit = classify(&unlit_sys, &haze.ctx, &settings);
     assert!(lit.exclusions.is_empty());
     assert_eq!(lit.score, unlit.score, "EMISSIVE must not change the score");
-    assert!(
-        lit.emission > 0.1,
-        "fullbright haze emits: {}",
-        lit.emission
-    );
+    assert!(lit.emission > 0.1, "fullbright haze emits: {}", lit.emission);
     // Its mean luminance (0.2126 + 0.7152*0.9 + 0.0722*0.7 = 0.907) is bright, so unlit haze still
     // emits a little, but less than fullbright.
     assert!(unlit.emission > 0.0 && unlit.emission < lit.emission);
-    let grey = fog_cases()
-        .into_iter()
-        .find(|c| c.name == "smoke column")
-        .expect("case");
-    assert_eq!(
-        classify(&grey.sys, &grey.ctx, &settings).emission,
-        0.0,
-        "dark smoke emits nothing"
-    );
+    let grey = fog_cases().into_iter().find(|c| c.name == "smoke column").expect("case");
+    assert_eq!(classify(&grey.sys, &grey.ctx, &settings).emission, 0.0, "dark smoke emits nothing");
 }
 
 #[test]
@@ -111,24 +85,13 @@ fn settings_switches_exclude_everything() {
     assert!(!off.particle_fog, "the master toggle defaults off");
     let a = classify(&case.sys, &case.ctx, &off);
     assert!(a.exclusions.contains(Exclusion::ParticleFogOff));
-    let no_host = Settings {
-        volumetric_fog: false,
-        ..fog_on()
-    };
-    assert!(classify(&case.sys, &case.ctx, &no_host)
-        .exclusions
-        .contains(Exclusion::VolumetricFogOff));
+    let no_host = Settings { volumetric_fog: false, ..fog_on() };
+    assert!(classify(&case.sys, &case.ctx, &no_host).exclusions.contains(Exclusion::VolumetricFogOff));
     let mut worn = case.ctx;
     worn.attachment = true;
-    assert!(classify(&case.sys, &worn, &fog_on())
-        .exclusions
-        .contains(Exclusion::Attachment));
-    let allow = Settings {
-        particle_fog_attachments: true,
-        ..fog_on()
-    };
+    assert!(classify(&case.sys, &worn, &fog_on()).exclusions.contains(Exclusion::Attachment));
+    let allow = Settings { particle_fog_attachments: true, ..fog_on() };
     assert!(classify(&case.sys, &worn, &allow).exclusions.is_empty());
-    let verdict =
-        fog::Explanation::one_shot(&case.sys, &classify(&case.sys, &case.ctx, &off), &off).verdict;
+    let verdict = fog::Explanation::one_shot(&case.sys, &classify(&case.sys, &case.ctx, &off), &off).verdict;
     assert_eq!(verdict, Verdict::Billboard);
 }

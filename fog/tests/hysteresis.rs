@@ -20,9 +20,7 @@ fn mist() -> PartSysData {
         pattern: pattern::DROP,
         burst_rate: 1.0,
         burst_part_count: 2,
-        part_image_id: "aaaaaaaa-0000-0000-0000-000000000001"
-            .parse()
-            .expect("uuid"),
+        part_image_id: "aaaaaaaa-0000-0000-0000-000000000001".parse().expect("uuid"),
         ..Default::default()
     };
     s.part.max_age = 15.0;
@@ -52,17 +50,11 @@ fn ctx_with_score(score: f32) -> SystemContext {
         mean_alpha: 0.3,
         is_default_texture: false,
     };
-    SystemContext {
-        texture: Some(texture),
-        ..Default::default()
-    }
+    SystemContext { texture: Some(texture), ..Default::default() }
 }
 
 fn fog_on() -> Settings {
-    Settings {
-        particle_fog: true,
-        ..Settings::default()
-    }
+    Settings { particle_fog: true, ..Settings::default() }
 }
 
 #[test]
@@ -71,12 +63,7 @@ fn the_score_is_steered_by_softness_alone() {
     for want in [0.45, 0.55, 0.65, 0.75, 0.9] {
         let a = classify(&mist(), &ctx_with_score(want), &s);
         assert!(a.exclusions.is_empty());
-        assert!(
-            (a.score - want).abs() < 1e-4,
-            "wanted {want}, got {} ({:?})",
-            a.score,
-            a.factors
-        );
+        assert!((a.score - want).abs() < 1e-4, "wanted {want}, got {} ({:?})", a.score, a.factors);
     }
 }
 
@@ -129,11 +116,7 @@ fn the_weight_fades_at_the_documented_rate() {
     for frame in 1..=90 {
         c.update(&s, 1, DT_S);
         let w = c.weight(&1);
-        assert!(
-            w - last <= DT_S * CROSSFADE_PER_S + 1e-6,
-            "jump {} at frame {frame}",
-            w - last
-        );
+        assert!(w - last <= DT_S * CROSSFADE_PER_S + 1e-6, "jump {} at frame {frame}", w - last);
         assert!(w >= last, "fade in must be monotonic");
         if frame == 30 {
             assert!((w - 0.5).abs() < 1e-4, "half way after 0.5 s, got {w}");
@@ -157,10 +140,7 @@ fn the_weight_fades_at_the_documented_rate() {
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> f32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
         (self.0 >> 40) as f32 / (1u64 << 24) as f32
     }
 }
@@ -189,11 +169,7 @@ fn two_classifiers_fed_the_same_sequence_agree_bit_for_bit() {
     let a = run_sequence();
     let b = run_sequence();
     assert_eq!(a, b);
-    assert!(
-        a.iter()
-            .any(|&w| f32::from_bits(w) > 0.0 && f32::from_bits(w) < 1.0),
-        "some fades seen"
-    );
+    assert!(a.iter().any(|&w| f32::from_bits(w) > 0.0 && f32::from_bits(w) < 1.0), "some fades seen");
 }
 
 #[test]
@@ -229,10 +205,7 @@ fn each_input_change_re_evaluates_once_and_nothing_else_does() {
     assert!(!c.is_converted(&1), "short-lived now");
 
     // Live count: moving inside one band of the alive ramp costs nothing; crossing one re-evaluates.
-    let live = |n: u32| SystemContext {
-        live_count: Some(n),
-        ..ctx_with_score(0.9)
-    };
+    let live = |n: u32| SystemContext { live_count: Some(n), ..ctx_with_score(0.9) };
     c.upsert(2, &mist(), live(100));
     c.update(&s, 1, DT_S);
     assert_eq!(c.evaluations(), 5, "live count first known");
@@ -264,10 +237,7 @@ fn removed_systems_are_forgotten_and_explained_systems_say_why() {
     let mut c = Classifier::new();
     c.upsert("mist", &mist(), ctx_with_score(0.9));
     c.upsert("unknown", &mist(), SystemContext::default());
-    assert!(
-        c.explain(&"mist").is_none(),
-        "nothing to explain before the first update"
-    );
+    assert!(c.explain(&"mist").is_none(), "nothing to explain before the first update");
     c.update(&s, 1, 0.5);
     let e = c.explain(&"mist").expect("explained");
     assert_eq!(e.verdict, fog::Verdict::Fog);
@@ -275,10 +245,7 @@ fn removed_systems_are_forgotten_and_explained_systems_say_why() {
     assert!(e.exclusions.is_empty());
     let u = c.explain(&"unknown").expect("explained");
     assert_eq!(u.verdict, fog::Verdict::Billboard);
-    assert_eq!(
-        u.exclusions.iter().map(|n| n.id).collect::<Vec<_>>(),
-        ["unknown_texture"]
-    );
+    assert_eq!(u.exclusions.iter().map(|n| n.id).collect::<Vec<_>>(), ["unknown_texture"]);
     c.remove(&"mist");
     assert_eq!(c.weight(&"mist"), 0.0);
     assert_eq!(c.len(), 1);
@@ -307,9 +274,7 @@ fn every_descriptor_field_is_part_of_its_identity() {
         ("burst_speed_min", |s| s.burst_speed_min = 0.5),
         ("burst_speed_max", |s| s.burst_speed_max = 0.6),
         ("burst_part_count", |s| s.burst_part_count = 9),
-        ("angular_velocity", |s| {
-            s.angular_velocity = Vec3::new(0.0, 0.0, 1.0)
-        }),
+        ("angular_velocity", |s| s.angular_velocity = Vec3::new(0.0, 0.0, 1.0)),
         ("part_accel", |s| s.part_accel = Vec3::new(0.0, 0.1, 0.0)),
         ("part_image_id", |s| s.part_image_id = Uuid([9; 16])),
         ("target_uuid", |s| s.target_uuid = Uuid([1; 16])),
@@ -332,11 +297,7 @@ fn every_descriptor_field_is_part_of_its_identity() {
     for (i, (name, edit)) in edits.iter().enumerate() {
         let mut changed = base;
         edit(&mut changed);
-        assert_ne!(
-            descriptor_words(&changed),
-            descriptor_words(&base),
-            "{name} not compared"
-        );
+        assert_ne!(descriptor_words(&changed), descriptor_words(&base), "{name} not compared");
         c.upsert(0, &changed, ctx_with_score(0.9));
         c.update(&s, 1, DT_S);
         assert_eq!(c.evaluations(), 2 + 2 * i as u64, "{name} re-evaluates");
@@ -345,9 +306,5 @@ fn every_descriptor_field_is_part_of_its_identity() {
     }
     let mut nan = base;
     nan.burst_radius = f32::NAN;
-    assert_eq!(
-        descriptor_words(&nan),
-        descriptor_words(&nan),
-        "a NaN equals itself: no churn"
-    );
+    assert_eq!(descriptor_words(&nan), descriptor_words(&nan), "a NaN equals itself: no churn");
 }

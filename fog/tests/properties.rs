@@ -20,13 +20,7 @@ fn any_f32() -> impl Strategy<Value = f32> {
 
 fn any_system() -> impl Strategy<Value = PartSysData> {
     (
-        (
-            any::<u8>(),
-            any::<u8>(),
-            any::<u32>(),
-            any::<u8>(),
-            any::<u8>(),
-        ),
+        (any::<u8>(), any::<u8>(), any::<u32>(), any::<u8>(), any::<u8>()),
         proptest::collection::vec(any_f32(), 26),
     )
         .prop_map(|((pattern, count, flags, src, dst), f)| {
@@ -61,16 +55,9 @@ fn any_system() -> impl Strategy<Value = PartSysData> {
 }
 
 fn soft() -> SystemContext {
-    let texture = TextureVerdict {
-        softness: 0.9,
-        shape_is_soft: true,
-        mean_alpha: 0.3,
-        is_default_texture: false,
-    };
-    SystemContext {
-        texture: Some(texture),
-        ..Default::default()
-    }
+    let texture =
+        TextureVerdict { softness: 0.9, shape_is_soft: true, mean_alpha: 0.3, is_default_texture: false };
+    SystemContext { texture: Some(texture), ..Default::default() }
 }
 
 proptest! {

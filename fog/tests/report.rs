@@ -24,30 +24,16 @@ fn mist() -> PartSysData {
 }
 
 fn input(source: &str, system: PartSysData, texture: &str) -> ReportInput {
-    ReportInput {
-        source: source.into(),
-        system,
-        texture: texture.into(),
-        attachment: false,
-        hud: false,
-    }
+    ReportInput { source: source.into(), system, texture: texture.into(), attachment: false, hud: false }
 }
 
 /// A soft texture; its factor is smoothstep(0.5, 0.85, softness).
 fn soft(softness: f32) -> TextureVerdict {
-    TextureVerdict {
-        softness,
-        shape_is_soft: true,
-        mean_alpha: 0.3,
-        is_default_texture: false,
-    }
+    TextureVerdict { softness, shape_is_soft: true, mean_alpha: 0.3, is_default_texture: false }
 }
 
 fn fog_on() -> Settings {
-    Settings {
-        particle_fog: true,
-        ..Settings::default()
-    }
+    Settings { particle_fog: true, ..Settings::default() }
 }
 
 #[test]
@@ -79,24 +65,11 @@ fn json_report_lists_verdicts_weights_exclusions_and_factors() {
     assert_eq!(systems[1]["weight"], 0.0);
     assert_eq!(systems[1]["exclusions"][0], "additive_blend");
     assert_eq!(systems[1]["factors"]["normal_blend"], 0.0);
-    assert!(systems[1]["reasons"][0]
-        .as_str()
-        .is_some_and(|r| r.contains("(7, 0)")));
+    assert!(systems[1]["reasons"][0].as_str().is_some_and(|r| r.contains("(7, 0)")));
     assert_eq!(systems[2]["verdict"], "billboard", "below the threshold");
     let w = systems[2]["weight"].as_f64().expect("weight");
-    assert!(
-        (w - 0.37375).abs() < 2e-3,
-        "linear blend inside the band, got {w}"
-    );
-    for key in [
-        "big",
-        "faint",
-        "slow",
-        "long_lived",
-        "normal_blend",
-        "soft",
-        "alive",
-    ] {
+    assert!((w - 0.37375).abs() < 2e-3, "linear blend inside the band, got {w}");
+    for key in ["big", "faint", "slow", "long_lived", "normal_blend", "soft", "alive"] {
         assert!(systems[0]["factors"][key].is_number(), "factor {key}");
     }
 }
@@ -107,25 +80,13 @@ fn unknown_texture_policy_decides_textures_without_statistics() {
     let verdict = |policy| {
         let rows = assess_all(&inputs, |_| None, policy, &fog_on());
         let e = &rows[0].explanation;
-        (
-            e.verdict.as_str(),
-            e.exclusions.iter().map(|n| n.id).collect::<Vec<_>>(),
-        )
+        (e.verdict.as_str(), e.exclusions.iter().map(|n| n.id).collect::<Vec<_>>())
     };
-    assert_eq!(
-        verdict(UnknownTexturePolicy::Unknown),
-        ("billboard", vec!["unknown_texture"])
-    );
+    assert_eq!(verdict(UnknownTexturePolicy::Unknown), ("billboard", vec!["unknown_texture"]));
     assert_eq!(verdict(UnknownTexturePolicy::Soft), ("fog", vec![]));
-    assert_eq!(
-        verdict(UnknownTexturePolicy::Shaped),
-        ("billboard", vec!["shaped_texture"])
-    );
+    assert_eq!(verdict(UnknownTexturePolicy::Shaped), ("billboard", vec!["shaped_texture"]));
     assert_eq!("Soft".parse(), Ok(UnknownTexturePolicy::Soft));
-    assert_eq!(
-        "fuzzy".parse::<UnknownTexturePolicy>(),
-        Err(FogError::UnknownTexturePolicy("fuzzy".into()))
-    );
+    assert_eq!("fuzzy".parse::<UnknownTexturePolicy>(), Err(FogError::UnknownTexturePolicy("fuzzy".into())));
 }
 
 #[test]
@@ -139,10 +100,7 @@ fn the_default_texture_is_soft_only_when_large() {
     let rows = assess_all(&inputs, |_| None, UnknownTexturePolicy::Unknown, &fog_on());
     assert_eq!(rows[0].explanation.verdict.as_str(), "fog");
     assert_eq!(rows[0].explanation.factors.soft, 1.0);
-    assert_eq!(
-        rows[1].explanation.factors.soft, 0.0,
-        "0.8 m pixies still look like sparkles"
-    );
+    assert_eq!(rows[1].explanation.factors.soft, 0.0, "0.8 m pixies still look like sparkles");
     assert_eq!(rows[1].explanation.verdict.as_str(), "billboard");
 }
 
@@ -150,24 +108,12 @@ fn the_default_texture_is_soft_only_when_large() {
 fn text_table_names_each_system_and_its_reasons() {
     let mut tiny = mist();
     tiny.part.start_scale = Vec2::splat(0.2);
-    let inputs = [
-        input("scene/fog.toml#machine", mist(), MIST_TEX),
-        input("tiny.lsl:12", tiny, MIST_TEX),
-    ];
-    let rows = assess_all(
-        &inputs,
-        |_| Some(soft(0.9)),
-        UnknownTexturePolicy::Unknown,
-        &fog_on(),
-    );
+    let inputs = [input("scene/fog.toml#machine", mist(), MIST_TEX), input("tiny.lsl:12", tiny, MIST_TEX)];
+    let rows = assess_all(&inputs, |_| Some(soft(0.9)), UnknownTexturePolicy::Unknown, &fog_on());
     let text = report_table(&rows);
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("source"));
     assert!(lines[1].starts_with("scene/fog.toml#machine") && lines[1].contains("fog"));
     assert!(lines[2].starts_with("tiny.lsl:12") && lines[2].contains("too_small"));
-    assert!(
-        lines[3].contains("0.20 m is under the 0.5 m minimum"),
-        "{}",
-        lines[3]
-    );
+    assert!(lines[3].contains("0.20 m is under the 0.5 m minimum"), "{}", lines[3]);
 }

@@ -31,10 +31,7 @@ const FOG_MACHINE_LSL: &str = r#"default
 "#;
 
 fn fog_on() -> Settings {
-    Settings {
-        particle_fog: true,
-        ..Settings::default()
-    }
+    Settings { particle_fog: true, ..Settings::default() }
 }
 
 fn soft(name: &str) -> Option<TextureVerdict> {
@@ -49,20 +46,10 @@ fn an_lsl_fog_machine_is_reported_as_fog_with_its_line() {
     assert_eq!(inputs[0].texture, "fog puff");
     assert_eq!(inputs[0].system.pattern, pattern::EXPLODE);
     let rows = assess_all(&inputs, soft, UnknownTexturePolicy::Unknown, &fog_on());
-    assert_eq!(
-        rows[0].explanation.verdict.as_str(),
-        "fog",
-        "{:?}",
-        rows[0].explanation
-    );
+    assert_eq!(rows[0].explanation.verdict.as_str(), "fog", "{:?}", rows[0].explanation);
     // Without statistics for "fog puff" the inventory name is not the default texture.
     let rows = assess_all(&inputs, |_| None, UnknownTexturePolicy::Unknown, &fog_on());
-    let ids: Vec<&str> = rows[0]
-        .explanation
-        .exclusions
-        .iter()
-        .map(|n| n.id)
-        .collect();
+    let ids: Vec<&str> = rows[0].explanation.exclusions.iter().map(|n| n.id).collect();
     assert_eq!(ids, ["unknown_texture"]);
 }
 
@@ -80,9 +67,7 @@ fn a_hex_block_round_trips_into_the_report() {
         pattern: pattern::DROP,
         burst_rate: 1.0,
         burst_part_count: 2,
-        part_image_id: "aaaaaaaa-0000-0000-0000-000000000001"
-            .parse()
-            .expect("uuid"),
+        part_image_id: "aaaaaaaa-0000-0000-0000-000000000001".parse().expect("uuid"),
         ..Default::default()
     };
     sys.part.max_age = 15.0;
@@ -92,41 +77,19 @@ fn a_hex_block_round_trips_into_the_report() {
     assert_eq!(input.texture, "aaaaaaaa-0000-0000-0000-000000000001");
     assert_eq!(input.source, "packet 17");
     let lookup = |name: &str| (name == input.texture).then_some(TextureVerdict::ASSUMED_SOFT);
-    let rows = assess_all(
-        std::slice::from_ref(&input),
-        lookup,
-        UnknownTexturePolicy::Unknown,
-        &fog_on(),
-    );
+    let rows = assess_all(std::slice::from_ref(&input), lookup, UnknownTexturePolicy::Unknown, &fog_on());
     assert_eq!(rows[0].explanation.verdict.as_str(), "fog");
 
     sys.part.blend_func_dest = blend::ONE;
     let additive = input_from_hex("packet 18", &to_hex(&encode(&sys))).expect("decodes");
-    let rows = assess_all(
-        &[additive],
-        lookup,
-        UnknownTexturePolicy::Unknown,
-        &fog_on(),
-    );
+    let rows = assess_all(&[additive], lookup, UnknownTexturePolicy::Unknown, &fog_on());
     assert_eq!(rows[0].explanation.exclusions[0].id, "additive_blend");
 }
 
 #[test]
 fn bad_hex_and_null_blocks_are_errors_not_panics() {
-    assert!(matches!(
-        input_from_hex("x", "zz"),
-        Err(FogError::Hex { .. })
-    ));
-    assert!(matches!(
-        input_from_hex("x", "abc"),
-        Err(FogError::Hex { .. })
-    ));
-    assert!(matches!(
-        input_from_hex("x", ""),
-        Err(FogError::NotASystem { .. })
-    ));
-    assert!(matches!(
-        input_from_hex("x", "00ff"),
-        Err(FogError::NotASystem { .. })
-    ));
+    assert!(matches!(input_from_hex("x", "zz"), Err(FogError::Hex { .. })));
+    assert!(matches!(input_from_hex("x", "abc"), Err(FogError::Hex { .. })));
+    assert!(matches!(input_from_hex("x", ""), Err(FogError::NotASystem { .. })));
+    assert!(matches!(input_from_hex("x", "00ff"), Err(FogError::NotASystem { .. })));
 }

@@ -40,36 +40,22 @@ fn fog_machine(texture: Uuid) -> PartSysData {
 }
 
 fn fog_on() -> Settings {
-    Settings {
-        particle_fog: true,
-        ..Settings::default()
-    }
+    Settings { particle_fog: true, ..Settings::default() }
 }
 
 fn with(texture: TextureVerdict) -> SystemContext {
-    SystemContext {
-        texture: Some(texture),
-        ..Default::default()
-    }
+    SystemContext { texture: Some(texture), ..Default::default() }
 }
 
 #[test]
 fn a_gaussian_puff_texture_converts_a_fog_machine() {
     let sigma = 0.15;
-    let stats = TextureStats::from_rgba(&radial(|r| (-r * r / (2.0 * sigma * sigma)).exp()))
-        .expect("stats");
-    assert_eq!(
-        stats.shape,
-        Shape::Soft,
-        "assetstats calls a Gaussian soft: {:?}",
-        stats.reasons
-    );
+    let stats = TextureStats::from_rgba(&radial(|r| (-r * r / (2.0 * sigma * sigma)).exp())).expect("stats");
+    assert_eq!(stats.shape, Shape::Soft, "assetstats calls a Gaussian soft: {:?}", stats.reasons);
     let verdict = TextureVerdict::from(&stats);
     assert!(verdict.shape_is_soft && !verdict.is_default_texture);
     assert_eq!(verdict.mean_alpha, stats.mean_alpha);
-    let id: Uuid = "0f0f0f0f-0000-0000-0000-000000000001"
-        .parse()
-        .expect("uuid");
+    let id: Uuid = "0f0f0f0f-0000-0000-0000-000000000001".parse().expect("uuid");
     let a = classify(&fog_machine(id), &with(verdict), &fog_on());
     assert!(a.exclusions.is_empty(), "{:?}", a.exclusions);
     assert!(a.score >= 0.7, "score {} factors {:?}", a.score, a.factors);
@@ -77,17 +63,10 @@ fn a_gaussian_puff_texture_converts_a_fog_machine() {
 
 #[test]
 fn a_hard_disc_texture_keeps_billboards() {
-    let stats =
-        TextureStats::from_rgba(&radial(|r| if r < 0.4 { 1.0 } else { 0.0 })).expect("stats");
+    let stats = TextureStats::from_rgba(&radial(|r| if r < 0.4 { 1.0 } else { 0.0 })).expect("stats");
     assert_eq!(stats.shape, Shape::Shaped);
-    let id: Uuid = "0f0f0f0f-0000-0000-0000-000000000002"
-        .parse()
-        .expect("uuid");
-    let a = classify(
-        &fog_machine(id),
-        &with(TextureVerdict::from(&stats)),
-        &fog_on(),
-    );
+    let id: Uuid = "0f0f0f0f-0000-0000-0000-000000000002".parse().expect("uuid");
+    let a = classify(&fog_machine(id), &with(TextureVerdict::from(&stats)), &fog_on());
     assert!(a.exclusions.contains(Exclusion::ShapedTexture));
     assert_eq!(a.factors.soft, 0.0);
 }
@@ -101,16 +80,9 @@ fn the_default_texture_is_judged_by_particle_size() {
     let mut small = fog_machine(Uuid::NIL);
     small.part.start_scale = Vec2::splat(0.8);
     let a = classify(&small, &with(verdict), &fog_on());
-    assert!(
-        !a.exclusions.contains(Exclusion::ShapedTexture),
-        "never excluded for its shape"
-    );
+    assert!(!a.exclusions.contains(Exclusion::ShapedTexture), "never excluded for its shape");
     assert_eq!(a.factors.soft, 0.0, "0.8 m sparkles stay sparkles");
     let big = classify(&fog_machine(Uuid::NIL), &with(verdict), &fog_on());
     assert_eq!(big.factors.soft, 1.0, "4 m: the sparkle is a faint halo");
-    assert!(
-        big.exclusions.is_empty() && big.score >= 0.7,
-        "{:?}",
-        big.factors
-    );
+    assert!(big.exclusions.is_empty() && big.score >= 0.7, "{:?}", big.factors);
 }

@@ -76,11 +76,7 @@ pub fn classify(sys: &PartSysData, ctx: &SystemContext, settings: &Settings) -> 
     let factors = Factors::compute(&measures, sys.is_normal_alpha_blend(), ctx.texture.as_ref());
     let exclusions = ExclusionSet::evaluate(sys, ctx, settings, &measures);
     let emissive = sys.part.flags.contains(PartFlags::EMISSIVE);
-    let bright = if emissive {
-        1.0
-    } else {
-        smoothstep(BRIGHT_LUMINANCE_LO, 1.0, measures.luminance)
-    };
+    let bright = if emissive { 1.0 } else { smoothstep(BRIGHT_LUMINANCE_LO, 1.0, measures.luminance) };
     Assessment {
         measures,
         factors,
@@ -144,10 +140,7 @@ impl Explanation {
             exclusions: a
                 .exclusions
                 .iter()
-                .map(|e| ExclusionNote {
-                    id: e.id(),
-                    sentence: e.sentence(sys, &a.measures),
-                })
+                .map(|e| ExclusionNote { id: e.id(), sentence: e.sentence(sys, &a.measures) })
                 .collect(),
             factors: a.factors,
             measures: a.measures,
@@ -159,11 +152,7 @@ impl Explanation {
     /// threshold, with [`one_shot_weight`].
     pub fn one_shot(sys: &PartSysData, a: &Assessment, settings: &Settings) -> Explanation {
         let fog = a.decision_score() >= settings.particle_fog_threshold;
-        let verdict = if fog {
-            Verdict::Fog
-        } else {
-            Verdict::Billboard
-        };
+        let verdict = if fog { Verdict::Fog } else { Verdict::Billboard };
         Explanation::new(sys, a, verdict, one_shot_weight(a, settings))
     }
 }

@@ -121,10 +121,9 @@ impl Exclusion {
             Exclusion::FollowVelocity => {
                 "FOLLOW_VELOCITY aligns sprites with their motion (streaks); stays billboards".into()
             }
-            Exclusion::TooSmall => format!(
-                "mean particle size {:.2} m is under the {MIN_SIZE_M} m minimum",
-                m.size_m
-            ),
+            Exclusion::TooSmall => {
+                format!("mean particle size {:.2} m is under the {MIN_SIZE_M} m minimum", m.size_m)
+            }
             Exclusion::TooFast => format!(
                 "RMS particle speed {:.2} m/s over its life is over the {MAX_SPEED_M_PER_S} m/s maximum",
                 m.speed_m_per_s
@@ -136,9 +135,7 @@ impl Exclusion {
             Exclusion::UnknownTexture => {
                 "the texture's statistics are not known; it stays a billboard until they are".into()
             }
-            Exclusion::Attachment => {
-                "worn on an avatar and RenderVKParticleFogAttachments is off".into()
-            }
+            Exclusion::Attachment => "worn on an avatar and RenderVKParticleFogAttachments is off".into(),
             Exclusion::Hud => "a HUD attachment; HUD particles are never fog".into(),
             Exclusion::VolumetricFogOff => "RenderVKVolumetricFog is off".into(),
             Exclusion::ParticleFogOff => "RenderVKParticleFog is off".into(),
@@ -154,10 +151,7 @@ fn short_lived_sentence(m: &Measures) -> String {
             m.source_life_s, m.particle_life_s
         )
     } else {
-        format!(
-            "particle life {:.2} s is under the {MIN_LIFE_S} s minimum",
-            m.life_s
-        )
+        format!("particle life {:.2} s is under the {MIN_LIFE_S} s minimum", m.life_s)
     }
 }
 
@@ -185,9 +179,7 @@ impl ExclusionSet {
 
     /// The exclusions in the set, in [`Exclusion::ALL`] order.
     pub fn iter(self) -> impl Iterator<Item = Exclusion> {
-        Exclusion::ALL
-            .into_iter()
-            .filter(move |e| self.contains(*e))
+        Exclusion::ALL.into_iter().filter(move |e| self.contains(*e))
     }
 
     /// Every hard exclusion that applies to a system.
@@ -201,52 +193,22 @@ impl ExclusionSet {
         let flags = part.flags;
         let mut set = ExclusionSet::default();
         let normal = part.is_normal_alpha_blend();
-        set.add_if(
-            !normal && part.blend_func_dest == blend::ONE,
-            Exclusion::AdditiveBlend,
-        );
-        set.add_if(
-            !normal && part.blend_func_dest != blend::ONE,
-            Exclusion::NonNormalBlend,
-        );
+        set.add_if(!normal && part.blend_func_dest == blend::ONE, Exclusion::AdditiveBlend);
+        set.add_if(!normal && part.blend_func_dest != blend::ONE, Exclusion::NonNormalBlend);
         set.add_if(m.glow > 0.0, Exclusion::Glow);
         set.add_if(flags.intersects(PartFlags::RIBBON), Exclusion::Ribbon);
-        set.add_if(
-            flags.intersects(PartFlags::TARGET_POS),
-            Exclusion::TargetPos,
-        );
-        set.add_if(
-            flags.intersects(PartFlags::TARGET_LINEAR),
-            Exclusion::TargetLinear,
-        );
-        set.add_if(
-            flags.intersects(PartFlags::FOLLOW_VELOCITY),
-            Exclusion::FollowVelocity,
-        );
-        set.add_if(
-            m.size_m.is_nan() || m.size_m < MIN_SIZE_M,
-            Exclusion::TooSmall,
-        );
+        set.add_if(flags.intersects(PartFlags::TARGET_POS), Exclusion::TargetPos);
+        set.add_if(flags.intersects(PartFlags::TARGET_LINEAR), Exclusion::TargetLinear);
+        set.add_if(flags.intersects(PartFlags::FOLLOW_VELOCITY), Exclusion::FollowVelocity);
+        set.add_if(m.size_m.is_nan() || m.size_m < MIN_SIZE_M, Exclusion::TooSmall);
         let speed = m.speed_m_per_s;
-        set.add_if(
-            speed.is_nan() || speed > MAX_SPEED_M_PER_S,
-            Exclusion::TooFast,
-        );
-        set.add_if(
-            m.life_s.is_nan() || m.life_s < MIN_LIFE_S,
-            Exclusion::ShortLived,
-        );
+        set.add_if(speed.is_nan() || speed > MAX_SPEED_M_PER_S, Exclusion::TooFast);
+        set.add_if(m.life_s.is_nan() || m.life_s < MIN_LIFE_S, Exclusion::ShortLived);
         match &ctx.texture {
             None => set.add_if(true, Exclusion::UnknownTexture),
-            Some(t) => set.add_if(
-                !t.is_default_texture && !t.shape_is_soft,
-                Exclusion::ShapedTexture,
-            ),
+            Some(t) => set.add_if(!t.is_default_texture && !t.shape_is_soft, Exclusion::ShapedTexture),
         }
-        set.add_if(
-            ctx.attachment && !settings.particle_fog_attachments,
-            Exclusion::Attachment,
-        );
+        set.add_if(ctx.attachment && !settings.particle_fog_attachments, Exclusion::Attachment);
         set.add_if(ctx.hud || flags.intersects(PartFlags::HUD), Exclusion::Hud);
         set.add_if(!settings.volumetric_fog, Exclusion::VolumetricFogOff);
         set.add_if(!settings.particle_fog, Exclusion::ParticleFogOff);

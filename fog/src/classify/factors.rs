@@ -72,11 +72,7 @@ pub struct Factors {
 impl Factors {
     /// Computes every factor from the measures, the blend and the texture verdict.
     pub fn compute(m: &Measures, normal_blend: bool, texture: Option<&TextureVerdict>) -> Factors {
-        let sizes_per_s = if m.size_m > 0.0 {
-            m.speed_m_per_s / m.size_m
-        } else {
-            f32::INFINITY
-        };
+        let sizes_per_s = if m.size_m > 0.0 { m.speed_m_per_s / m.size_m } else { f32::INFINITY };
         Factors {
             big: smoothstep(BIG_OVERLAP_LO, BIG_OVERLAP_HI, m.overlap),
             faint: 1.0 - smoothstep(FAINT_ALPHA_LO, FAINT_ALPHA_HI, m.alpha),
@@ -90,13 +86,7 @@ impl Factors {
 
     /// The score: the product of all factors (module docs say why a product).
     pub fn score(&self) -> f32 {
-        self.big
-            * self.faint
-            * self.slow
-            * self.long_lived
-            * self.normal_blend
-            * self.soft
-            * self.alive
+        self.big * self.faint * self.slow * self.long_lived * self.normal_blend * self.soft * self.alive
     }
 
     /// The factors as (stable name, value) pairs, in a fixed order.
@@ -117,11 +107,7 @@ impl Factors {
 /// size instead (its sparkle reads as a soft glow only when drawn large).
 pub fn soft_factor(texture: &TextureVerdict, size_m: f32) -> f32 {
     if texture.is_default_texture {
-        smoothstep(
-            DEFAULT_TEXTURE_SOFT_SIZE_LO_M,
-            DEFAULT_TEXTURE_SOFT_SIZE_HI_M,
-            size_m,
-        )
+        smoothstep(DEFAULT_TEXTURE_SOFT_SIZE_LO_M, DEFAULT_TEXTURE_SOFT_SIZE_HI_M, size_m)
     } else if texture.shape_is_soft {
         smoothstep(SOFTNESS_LO, SOFTNESS_HI, texture.softness)
     } else {

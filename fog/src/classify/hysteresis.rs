@@ -175,22 +175,15 @@ impl<K: Eq + Hash + Clone> Classifier<K> {
 
     /// Moves every fading weight toward its target by at most `dt_s * CROSSFADE_PER_S`.
     fn advance(&mut self, dt_s: f32) {
-        let step = if dt_s.is_finite() {
-            dt_s.max(0.0) * CROSSFADE_PER_S
-        } else {
-            0.0
-        };
+        let step = if dt_s.is_finite() { dt_s.max(0.0) * CROSSFADE_PER_S } else { 0.0 };
         let systems = &mut self.systems;
         self.fading.retain(|id| {
             let Some(s) = systems.get_mut(id) else {
                 return false;
             };
             let goal = target(s.converted);
-            s.weight = if s.weight < goal {
-                (s.weight + step).min(goal)
-            } else {
-                (s.weight - step).max(goal)
-            };
+            s.weight =
+                if s.weight < goal { (s.weight + step).min(goal) } else { (s.weight - step).max(goal) };
             s.fading = s.weight != goal;
             s.fading
         });
@@ -215,11 +208,7 @@ impl<K: Eq + Hash + Clone> Classifier<K> {
     pub fn explain(&self, id: &K) -> Option<Explanation> {
         let s = self.systems.get(id)?;
         let a = s.assessment.as_ref()?;
-        let verdict = if s.converted {
-            Verdict::Fog
-        } else {
-            Verdict::Billboard
-        };
+        let verdict = if s.converted { Verdict::Fog } else { Verdict::Billboard };
         Some(Explanation::new(&s.sys, a, verdict, s.weight))
     }
 
@@ -265,12 +254,8 @@ pub fn descriptor_words(sys: &PartSysData) -> [u32; DESCRIPTOR_WORDS] {
     let ac = sys.part_accel;
     let (c0, c1) = (p.start_color, p.end_color);
     let (s0, s1) = (p.start_scale, p.end_scale);
-    let packed = u32::from_le_bytes([
-        sys.pattern,
-        sys.burst_part_count,
-        p.blend_func_source,
-        p.blend_func_dest,
-    ]);
+    let packed =
+        u32::from_le_bytes([sys.pattern, sys.burst_part_count, p.blend_func_source, p.blend_func_dest]);
     let floats = [
         sys.max_age,
         sys.start_age,
@@ -308,11 +293,7 @@ pub fn descriptor_words(sys: &PartSysData) -> [u32; DESCRIPTOR_WORDS] {
     }
     let ints = [sys.crc, sys.flags.0, p.flags.0, packed];
     words[floats.len()..floats.len() + ints.len()].copy_from_slice(&ints);
-    let ids = sys
-        .part_image_id
-        .0
-        .chunks_exact(4)
-        .chain(sys.target_uuid.0.chunks_exact(4));
+    let ids = sys.part_image_id.0.chunks_exact(4).chain(sys.target_uuid.0.chunks_exact(4));
     for (w, chunk) in words[floats.len() + ints.len()..].iter_mut().zip(ids) {
         *w = u32::from_le_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
     }

@@ -118,17 +118,9 @@ pub fn measure(sys: &PartSysData, ctx: &SystemContext, settings: &Settings) -> M
         f32::INFINITY
     };
     let projected = cloud.mean_projected_area_m2();
-    let overlap = if projected > 0.0 {
-        alive_estimate * size_m * size_m / projected
-    } else {
-        0.0
-    };
+    let overlap = if projected > 0.0 { alive_estimate * size_m * size_m / projected } else { 0.0 };
     let interp = part.flags.contains(PartFlags::INTERP_COLOR);
-    let colour = if interp {
-        (part.start_color + part.end_color) * 0.5
-    } else {
-        part.start_color
-    };
+    let colour = if interp { (part.start_color + part.end_color) * 0.5 } else { part.start_color };
     let texture_alpha = ctx.texture.map_or(1.0, |t| t.mean_alpha.clamp(0.0, 1.0));
     Measures {
         size_m,
@@ -143,9 +135,7 @@ pub fn measure(sys: &PartSysData, ctx: &SystemContext, settings: &Settings) -> M
         overlap,
         alpha: finite_or(colour.w, 1.0).clamp(0.0, 1.0) * texture_alpha,
         luminance: finite_or_zero(colour.truncate().clamp(Vec3::ZERO, Vec3::ONE).dot(LUMA)),
-        glow: finite_or(part.start_glow, 1.0)
-            .max(finite_or(part.end_glow, 1.0))
-            .max(0.0),
+        glow: finite_or(part.start_glow, 1.0).max(finite_or(part.end_glow, 1.0)).max(0.0),
     }
 }
 
@@ -235,16 +225,11 @@ impl Cloud {
                 let (a, b) = (sys.inner_angle.abs(), sys.outer_angle.abs());
                 let hi = a.max(b).min(std::f32::consts::PI);
                 let mid = 0.5 * (a.min(b) + hi);
-                (
-                    mid.cos().abs(),
-                    hi.min(std::f32::consts::FRAC_PI_2).sin(),
-                    sys.burst_radius,
-                )
+                (mid.cos().abs(), hi.min(std::f32::consts::FRAC_PI_2).sin(), sys.burst_radius)
             }
         };
         let v0 = emission_rms_m_per_s(sys);
-        let radius_m =
-            (finite_or_zero(radius).abs() + 0.5 * spread * v0 * life_s).max(0.5 * size_m);
+        let radius_m = (finite_or_zero(radius).abs() + 0.5 * spread * v0 * life_s).max(0.5 * size_m);
         let emitted = common * v0 * life_s;
         let accelerated = 0.5 * sys.part_accel.length() * life_s * life_s;
         let drifted = if sys.part.flags.contains(PartFlags::WIND) {
@@ -254,10 +239,7 @@ impl Cloud {
             0.0
         };
         let length_m = (emitted * emitted + accelerated * accelerated + drifted * drifted).sqrt();
-        Cloud {
-            radius_m: finite_or_zero(radius_m),
-            length_m: finite_or_zero(length_m),
-        }
+        Cloud { radius_m: finite_or_zero(radius_m), length_m: finite_or_zero(length_m) }
     }
 
     /// Capsule volume, cubic metres.

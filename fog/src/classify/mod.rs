@@ -59,12 +59,8 @@ impl TextureVerdict {
     };
 
     /// A shaped texture (the report's `--unknown-texture shaped` policy).
-    pub const ASSUMED_SHAPED: TextureVerdict = TextureVerdict {
-        softness: 0.0,
-        shape_is_soft: false,
-        mean_alpha: 1.0,
-        is_default_texture: false,
-    };
+    pub const ASSUMED_SHAPED: TextureVerdict =
+        TextureVerdict { softness: 0.0, shape_is_soft: false, mean_alpha: 1.0, is_default_texture: false };
 
     /// The viewer's default texture (`pixiesmall.j2c`, reference 7), from the statistics
     /// `assetstats` ships for it. Its shape and softness are irrelevant: the default texture counts

@@ -104,19 +104,11 @@ where
                     policy.assumed()
                 }
             });
-            let ctx = SystemContext {
-                attachment: input.attachment,
-                hud: input.hud,
-                texture,
-                live_count: None,
-            };
+            let ctx =
+                SystemContext { attachment: input.attachment, hud: input.hud, texture, live_count: None };
             let a = classify(&input.system, &ctx, settings);
             let explanation = Explanation::one_shot(&input.system, &a, settings);
-            ReportRow {
-                source: input.source.clone(),
-                texture: input.texture.clone(),
-                explanation,
-            }
+            ReportRow { source: input.source.clone(), texture: input.texture.clone(), explanation }
         })
         .collect()
 }
@@ -124,10 +116,7 @@ where
 /// True when the input uses the viewer's default texture: no texture id, and no name or the nil
 /// UUID as its name (an inventory name leaves the id nil too, but is not the default texture).
 fn names_default_texture(input: &ReportInput) -> bool {
-    let nil_name = input
-        .texture
-        .parse::<particles::Uuid>()
-        .is_ok_and(|id| id.is_nil());
+    let nil_name = input.texture.parse::<particles::Uuid>().is_ok_and(|id| id.is_nil());
     input.system.uses_default_texture() && (input.texture.trim().is_empty() || nil_name)
 }
 
@@ -151,12 +140,8 @@ pub fn report_json(rows: &[ReportRow]) -> Value {
 /// One system of the JSON report.
 fn row_json(row: &ReportRow) -> Value {
     let e = &row.explanation;
-    let factors: Map<String, Value> = e
-        .factors
-        .named()
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), num(*v)))
-        .collect();
+    let factors: Map<String, Value> =
+        e.factors.named().iter().map(|(k, v)| ((*k).to_owned(), num(*v))).collect();
     let m = &e.measures;
     json!({
         "source": row.source,
@@ -187,17 +172,7 @@ pub fn report_table(rows: &[ReportRow]) -> String {
     let _ = writeln!(
         out,
         "{:<32} {:<9} {:>5} {:>6}  {:>4} {:>5} {:>4} {:>4} {:>5} {:>4} {:>5}  exclusions",
-        "source",
-        "verdict",
-        "score",
-        "weight",
-        "big",
-        "faint",
-        "slow",
-        "long",
-        "blend",
-        "soft",
-        "alive"
+        "source", "verdict", "score", "weight", "big", "faint", "slow", "long", "blend", "soft", "alive"
     );
     for row in rows {
         let e = &row.explanation;

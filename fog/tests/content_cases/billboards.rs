@@ -103,12 +103,7 @@ fn campfire_sparks() -> Case {
         flags: PartFlags::EMISSIVE,
         ..Default::default()
     };
-    Case {
-        name: "campfire sparks",
-        sys: glowing(sparks.build(), 0.2),
-        ctx: ctx(DOT),
-        expect: bb(X::TooFast),
-    }
+    Case { name: "campfire sparks", sys: glowing(sparks.build(), 0.2), ctx: ctx(DOT), expect: bb(X::TooFast) }
 }
 
 /// Campfire: embers drifting up (small, glowing).
@@ -145,12 +140,7 @@ fn firework_burst() -> Case {
         rgb: Vec3::new(1.0, 0.2, 0.8),
         ..Default::default()
     };
-    Case {
-        name: "firework burst",
-        sys: additive(fireworks.build()),
-        ctx: ctx(DOT),
-        expect: bb(X::TooFast),
-    }
+    Case { name: "firework burst", sys: additive(fireworks.build()), ctx: ctx(DOT), expect: bb(X::TooFast) }
 }
 
 /// Welding sparks: velocity-aligned streaks under gravity.
@@ -249,12 +239,7 @@ fn glitter() -> Case {
         flags: PartFlags::INTERP_COLOR | PartFlags::EMISSIVE,
         ..Default::default()
     };
-    Case {
-        name: "glitter",
-        sys: glowing(glitter.build(), 0.3),
-        ctx: ctx(DOT),
-        expect: bb(X::Glow),
-    }
+    Case { name: "glitter", sys: glowing(glitter.build(), 0.3), ctx: ctx(DOT), expect: bb(X::Glow) }
 }
 
 /// Soap bubbles: ring texture, small.
@@ -317,12 +302,7 @@ fn laser_beam() -> Case {
         flags: PartFlags::TARGET_LINEAR | PartFlags::EMISSIVE,
         ..Default::default()
     };
-    Case {
-        name: "laser beam",
-        sys: additive(laser.build()),
-        ctx: ctx(DOT),
-        expect: bb(X::TargetLinear),
-    }
+    Case { name: "laser beam", sys: additive(laser.build()), ctx: ctx(DOT), expect: bb(X::TargetLinear) }
 }
 
 /// Party confetti cannon.
@@ -371,12 +351,7 @@ fn glowing_orb() -> Case {
         alpha: (0.2, 0.0),
         ..Default::default()
     };
-    Case {
-        name: "glowing orb",
-        sys: glowing(orb.build(), 0.05),
-        ctx: ctx(SMOKE),
-        expect: bb(X::Glow),
-    }
+    Case { name: "glowing orb", sys: glowing(orb.build(), 0.05), ctx: ctx(SMOKE), expect: bb(X::Glow) }
 }
 
 /// Cartoon smoke: opaque white puffs (a soft-edged but nearly solid disc texture).
@@ -391,16 +366,8 @@ fn opaque_cartoon_puffs() -> Case {
         flags: 0,
         ..Default::default()
     };
-    let opaque_puff = TextureVerdict {
-        mean_alpha: 0.8,
-        ..SMOKE
-    };
-    case(
-        "opaque cartoon puffs",
-        toon,
-        opaque_puff,
-        Expect::Billboard(None),
-    )
+    let opaque_puff = TextureVerdict { mean_alpha: 0.8, ..SMOKE };
+    case("opaque cartoon puffs", toon, opaque_puff, Expect::Billboard(None))
 }
 
 /// A few cloudlets scattered over 8 m: soft and slow but too sparse to read as a volume.
@@ -414,12 +381,7 @@ fn sparse_cloudlets() -> Case {
         alpha: (0.3, 0.3),
         ..Default::default()
     };
-    case(
-        "sparse cloudlets",
-        cloudlets,
-        SMOKE,
-        Expect::Billboard(None),
-    )
+    case("sparse cloudlets", cloudlets, SMOKE, Expect::Billboard(None))
 }
 
 /// Sky cloud sprites: two huge opaque billboards alive at a time: not a volume.
@@ -451,12 +413,7 @@ fn one_shot_smoke_puff() -> Case {
     };
     let mut puff_sys = puff.build();
     puff_sys.max_age = 0.5;
-    Case {
-        name: "one-shot smoke puff",
-        sys: puff_sys,
-        ctx: ctx(SMOKE),
-        expect: bb(X::ShortLived),
-    }
+    Case { name: "one-shot smoke puff", sys: puff_sys, ctx: ctx(SMOKE), expect: bb(X::ShortLived) }
 }
 
 /// Steam from a coffee cup: too small.

@@ -9,26 +9,14 @@ use glam::{Vec2, Vec3};
 use particles::types::{pattern, PartFlags, PartSysData};
 
 /// A soft smoke-puff texture as assetstats would measure it.
-pub const SMOKE: TextureVerdict = TextureVerdict {
-    softness: 0.85,
-    shape_is_soft: true,
-    mean_alpha: 0.3,
-    is_default_texture: false,
-};
+pub const SMOKE: TextureVerdict =
+    TextureVerdict { softness: 0.85, shape_is_soft: true, mean_alpha: 0.3, is_default_texture: false };
 /// A shaped sprite (heart, star, flame, ring, snowflake, confetti square).
-pub const SHAPED: TextureVerdict = TextureVerdict {
-    softness: 0.2,
-    shape_is_soft: false,
-    mean_alpha: 0.5,
-    is_default_texture: false,
-};
+pub const SHAPED: TextureVerdict =
+    TextureVerdict { softness: 0.2, shape_is_soft: false, mean_alpha: 0.5, is_default_texture: false };
 /// A hard-edged but round dot (rain streak, spark dot): not shaped enough to be excluded by shape.
-pub const DOT: TextureVerdict = TextureVerdict {
-    softness: 0.4,
-    shape_is_soft: true,
-    mean_alpha: 0.4,
-    is_default_texture: false,
-};
+pub const DOT: TextureVerdict =
+    TextureVerdict { softness: 0.4, shape_is_soft: true, mean_alpha: 0.4, is_default_texture: false };
 
 /// Expected outcome.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -89,9 +77,7 @@ impl Spec {
             part_accel: self.accel,
             burst_rate: self.rate_s,
             burst_part_count: self.count,
-            part_image_id: "11111111-2222-3333-4444-555555555555"
-                .parse()
-                .expect("uuid"),
+            part_image_id: "11111111-2222-3333-4444-555555555555".parse().expect("uuid"),
             ..Default::default()
         };
         s.part.flags = PartFlags(self.flags);
@@ -105,19 +91,11 @@ impl Spec {
 }
 
 pub fn ctx(texture: TextureVerdict) -> SystemContext {
-    SystemContext {
-        texture: Some(texture),
-        ..Default::default()
-    }
+    SystemContext { texture: Some(texture), ..Default::default() }
 }
 
 pub fn case(name: &'static str, spec: Spec, texture: TextureVerdict, expect: Expect) -> Case {
-    Case {
-        name,
-        sys: spec.build(),
-        ctx: ctx(texture),
-        expect,
-    }
+    Case { name, sys: spec.build(), ctx: ctx(texture), expect }
 }
 
 /// Every fog case.
@@ -370,17 +348,7 @@ fn dust_storm() -> Case {
 
 /// Graveyard mist made with the viewer's default texture blown up to 4 m.
 fn default_texture_mist() -> Case {
-    let mut default_tex = Spec {
-        pattern: pattern::DROP,
-        life_s: 15.0,
-        rate_s: 0.5,
-        ..Default::default()
-    };
+    let mut default_tex = Spec { pattern: pattern::DROP, life_s: 15.0, rate_s: 0.5, ..Default::default() };
     default_tex.scale = big(4.0, 4.0);
-    case(
-        "default-texture mist",
-        default_tex,
-        TextureVerdict::viewer_default(),
-        Expect::Fog,
-    )
+    case("default-texture mist", default_tex, TextureVerdict::viewer_default(), Expect::Fog)
 }
