@@ -95,3 +95,24 @@ fn settings_switches_exclude_everything() {
     let verdict = fog::Explanation::one_shot(&case.sys, &classify(&case.sys, &case.ctx, &off), &off).verdict;
     assert_eq!(verdict, Verdict::Billboard);
 }
+
+#[test]
+fn exclusions_have_unique_ids_and_sentences_with_value_and_limit() {
+    let ids: std::collections::BTreeSet<&str> = Exclusion::ALL.iter().map(|e| e.id()).collect();
+    assert_eq!(ids.len(), Exclusion::ALL.len(), "ids are unique");
+    assert!(ids.iter().all(|id| id.chars().all(|c| c.is_ascii_lowercase() || c == '_')));
+    let settings = fog_on();
+    let find = |name: &str| billboard_cases().into_iter().find(|c| c.name == name).expect("case");
+    let rain = find("rain");
+    let a = classify(&rain.sys, &rain.ctx, &settings);
+    let e = fog::Explanation::one_shot(&rain.sys, &a, &settings);
+    let fast = e.exclusions.iter().find(|n| n.id == "too_fast").expect("too_fast fired");
+    assert!(fast.sentence.contains(&format!("{:.2} m/s", a.measures.speed_m_per_s)), "{}", fast.sentence);
+    assert!(fast.sentence.contains("1 m/s maximum"), "{}", fast.sentence);
+    let puff = find("one-shot smoke puff");
+    let a = classify(&puff.sys, &puff.ctx, &settings);
+    let e = fog::Explanation::one_shot(&puff.sys, &a, &settings);
+    let short = e.exclusions.iter().find(|n| n.id == "short_lived").expect("short_lived fired");
+    assert!(short.sentence.contains("source dies after 0.50 s"), "{}", short.sentence);
+    assert!(short.sentence.contains("1.5 s minimum"), "{}", short.sentence);
+}
