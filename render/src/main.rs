@@ -70,6 +70,29 @@ enum Command {
         #[command(subcommand)]
         action: PsysAction,
     },
+    /// Why each particle system does or does not become fog: verdict, score, exclusions, factors.
+    Classify {
+        /// An LSL script.
+        #[arg(long, group = "input")]
+        lsl: Option<PathBuf>,
+        /// A PSYS block as hex.
+        #[arg(long, group = "input")]
+        hex: Option<String>,
+        /// A scene file.
+        #[arg(long, group = "input")]
+        scene: Option<PathBuf>,
+        /// Images named like the systems' textures (by file stem: name or UUID).
+        #[arg(long, value_name = "DIR")]
+        texture_dir: Option<PathBuf>,
+        /// How a texture without statistics is treated (unknown: stays a billboard).
+        #[arg(long, default_value = "unknown", value_name = "unknown|soft|shaped")]
+        unknown_texture: String,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        settings: SettingsArgs,
+    },
     /// Texture statistics (mean alpha, edge energy, colour, softness, soft/shaped verdict).
     Texstats {
         /// PNG, TGA or JPEG files.
@@ -156,6 +179,18 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
         Command::Psys { action: PsysAction::Encode { source } } => {
             println!("{}", cli::psys::encode(&source)?)
+        }
+        Command::Classify { lsl, hex, scene, texture_dir, unknown_texture, json, settings } => {
+            let source = match (lsl, hex, scene) {
+                (Some(p), None, None) => cli::classify::Source::Lsl(p),
+                (None, Some(h), None) => cli::classify::Source::Hex(h),
+                (None, None, Some(p)) => cli::classify::Source::Scene(p),
+                _ => anyhow::bail!("give exactly one of --lsl FILE, --hex HEX or --scene FILE"),
+            };
+            let policy: fog::report::UnknownTexturePolicy = unknown_texture.parse()?;
+            let s = cli::classify::settings_for(settings.file.as_ref(), &settings.overrides)?;
+            print!("{}", cli::classify::run(&source, texture_dir.as_deref(), policy, &s, json)?.trim_end());
+            println!();
         }
         Command::Texstats { files, json } => {
             if json {
