@@ -71,7 +71,7 @@ impl OpaquePass {
             fragment: Some(shaders::PASSES_OPAQUE_OPAQUE_FRAG),
             bindings: &lighting_bindings(),
             push_size: std::mem::size_of::<DrawPush>() as u32,
-            vertex_layout: Some(super::shadow::vertex_layout()),
+            vertex_layout: Some(super::shadow::vertex_layout(true)),
             color_formats: &[HDR_FORMAT],
             depth_format: Some(DEPTH_FORMAT),
             depth_test: true,

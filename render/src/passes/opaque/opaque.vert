@@ -8,7 +8,6 @@ layout(push_constant) uniform Push { DrawPush draw; };
 
 layout(location = 0) in vec3 in_position;
 layout(location = 1) in vec3 in_normal;
-layout(location = 2) in vec2 in_uv;
 
 layout(location = 0) out vec3 world_pos;
 layout(location = 1) out vec3 world_normal;

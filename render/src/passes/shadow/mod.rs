@@ -45,7 +45,7 @@ impl ShadowPass {
             fragment: None,
             bindings: &[BindingKind::StorageBuffer, BindingKind::StorageBuffer],
             push_size: std::mem::size_of::<DrawPush>() as u32,
-            vertex_layout: Some(vertex_layout()),
+            vertex_layout: Some(vertex_layout(false)),
             color_formats: &[],
             depth_format: Some(vk::Format::D32_SFLOAT),
             depth_test: true,

@@ -8,8 +8,6 @@ layout(std430, set = 0, binding = 1) readonly buffer ShadowViews { ShadowView sh
 layout(push_constant) uniform Push { DrawPush draw; };
 
 layout(location = 0) in vec3 in_position;
-layout(location = 1) in vec3 in_normal;
-layout(location = 2) in vec2 in_uv;
 
 void main() {
     vec4 world = objects[draw.object].world_from_local * vec4(in_position, 1.0);
