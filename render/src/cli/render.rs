@@ -91,7 +91,7 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
             write_png(&job.out.join(name), job.width, job.height, &pixels)?;
         }
         if job.frames > 1 {
-            eprint!("\r{stem}: frame {}/{}", frame + 1, job.frames);
+            eprint!("\r{}", progress_bar(&stem, frame + 1, job.frames));
             let _ = std::io::stderr().flush();
         }
     }
@@ -115,8 +115,36 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
     Ok(report)
 }
 
+/// `name [#########-----------] 12/30`.
+pub fn progress_bar(name: &str, done: u32, total: u32) -> String {
+    const WIDTH: u32 = 30;
+    let filled = (done.min(total) * WIDTH).checked_div(total).unwrap_or(WIDTH) as usize;
+    format!("{name} [{}{}] {done}/{total}", "#".repeat(filled), "-".repeat(WIDTH as usize - filled))
+}
+
 fn write_json(path: &Path, report: &TimingReport) -> anyhow::Result<()> {
     std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))?;
     let text = serde_json::to_string_pretty(report)?;
     std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_bar_fills_in_proportion() {
+        assert_eq!(progress_bar("s", 0, 30), format!("s [{}] 0/30", "-".repeat(30)));
+        assert_eq!(progress_bar("s", 15, 30), format!("s [{}{}] 15/30", "#".repeat(15), "-".repeat(15)));
+        assert_eq!(progress_bar("s", 30, 30), format!("s [{}] 30/30", "#".repeat(30)));
+    }
+
+    #[test]
+    fn sizes_parse_and_bad_ones_are_refused() {
+        assert_eq!(parse_size("1280x720"), Ok((1280, 720)));
+        assert_eq!(parse_size("64X32"), Ok((64, 32)));
+        for bad in ["1280", "0x720", "x", "99999x1", "-1x2"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -24,16 +24,14 @@ pub struct ShadowPass {
     pipeline: GraphicsPipeline,
 }
 
-/// The vertex layout shared by the geometry passes.
-pub fn vertex_layout() -> VertexLayout {
-    VertexLayout {
-        stride: VERTEX_BYTES,
-        attributes: vec![
-            (0, vk::Format::R32G32B32_SFLOAT, 0),
-            (1, vk::Format::R32G32B32_SFLOAT, 12),
-            (2, vk::Format::R32G32_SFLOAT, 24),
-        ],
+/// The geometry passes' view of the shared vertex buffer: position (location 0, at byte 0) and,
+/// with `normals`, the normal (location 1, at byte 12). The uv at byte 24 is for passes that texture.
+pub fn vertex_layout(normals: bool) -> VertexLayout {
+    let mut attributes = vec![(0, vk::Format::R32G32B32_SFLOAT, 0)];
+    if normals {
+        attributes.push((1, vk::Format::R32G32B32_SFLOAT, 12));
     }
+    VertexLayout { stride: VERTEX_BYTES, attributes }
 }
 
 impl ShadowPass {
