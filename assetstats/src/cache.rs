@@ -109,8 +109,7 @@ impl StatsCache {
         let mut cache = StatsCache::in_memory();
         match load_entries(&path) {
             Ok(entries) => {
-                *cache.entries.get_mut() =
-                    entries.into_iter().map(|e| (e.key.clone(), e)).collect();
+                *cache.entries.get_mut() = entries.into_iter().map(|e| (e.key.clone(), e)).collect();
             }
             Err(Some(warning)) => {
                 tracing::warn!("{warning}");
@@ -139,11 +138,7 @@ impl StatsCache {
     /// Statistics for `key` from the file at `path`: the cached ones if the file's content is
     /// unchanged, otherwise decoded and measured now, and cached. For
     /// [`TextureKey::DefaultParticle`] the shipped statistics, without reading `path`.
-    pub fn get_or_compute_file(
-        &self,
-        key: &TextureKey,
-        path: &Path,
-    ) -> Result<TextureStats, AssetError> {
+    pub fn get_or_compute_file(&self, key: &TextureKey, path: &Path) -> Result<TextureStats, AssetError> {
         if key.is_default() {
             return Ok(default_texture_stats());
         }
@@ -156,25 +151,15 @@ impl StatsCache {
         }
         let stats = stats_from_bytes(&bytes, path)?;
         self.computations.fetch_add(1, Ordering::Relaxed);
-        let entry = CacheEntry {
-            key: key.clone(),
-            sha256,
-            stats: stats.clone(),
-        };
+        let entry = CacheEntry { key: key.clone(), sha256, stats: stats.clone() };
         self.entries.write().insert(key.clone(), entry);
         self.dirty.store(true, Ordering::Release);
         Ok(stats)
     }
 
     /// [`StatsCache::get_or_compute_file`] for many textures in parallel; results in input order.
-    pub fn compute_batch(
-        &self,
-        items: &[(TextureKey, PathBuf)],
-    ) -> Vec<Result<TextureStats, AssetError>> {
-        items
-            .par_iter()
-            .map(|(key, path)| self.get_or_compute_file(key, path))
-            .collect()
+    pub fn compute_batch(&self, items: &[(TextureKey, PathBuf)]) -> Vec<Result<TextureStats, AssetError>> {
+        items.par_iter().map(|(key, path)| self.get_or_compute_file(key, path)).collect()
     }
 
     /// How many textures this cache has decoded and measured since it was created.
@@ -202,11 +187,7 @@ impl StatsCache {
         }
         let mut entries: Vec<CacheEntry> = self.entries.read().values().cloned().collect();
         entries.sort_by(|a, b| a.key.cmp(&b.key));
-        let file = CacheFile {
-            format: CACHE_FORMAT,
-            stats_version: STATS_VERSION,
-            entries,
-        };
+        let file = CacheFile { format: CACHE_FORMAT, stats_version: STATS_VERSION, entries };
         let result = write_atomically(path, &file);
         if result.is_err() {
             self.dirty.store(true, Ordering::Release);
@@ -227,12 +208,8 @@ fn load_entries(path: &Path) -> Result<Vec<CacheEntry>, Option<String>> {
             )))
         }
     };
-    let file: CacheFile = serde_json::from_str(&text).map_err(|e| {
-        Some(format!(
-            "{}: corrupt texture stats cache, ignoring it: {e}",
-            path.display()
-        ))
-    })?;
+    let file: CacheFile = serde_json::from_str(&text)
+        .map_err(|e| Some(format!("{}: corrupt texture stats cache, ignoring it: {e}", path.display())))?;
     if file.format != CACHE_FORMAT || file.stats_version != STATS_VERSION {
         return Err(Some(format!(
             "{}: texture stats cache is format {} / stats version {} (this build: {CACHE_FORMAT} / {STATS_VERSION}), ignoring it",
@@ -246,17 +223,12 @@ fn load_entries(path: &Path) -> Result<Vec<CacheEntry>, Option<String>> {
 
 /// Serialises `file` to a temporary file beside `path`, then renames it over `path`.
 fn write_atomically(path: &Path, file: &CacheFile) -> Result<(), AssetError> {
-    let json = serde_json::to_vec_pretty(file).map_err(|e| AssetError::CacheFormat {
-        file: path.to_path_buf(),
-        reason: e.to_string(),
-    })?;
+    let json = serde_json::to_vec_pretty(file)
+        .map_err(|e| AssetError::CacheFormat { file: path.to_path_buf(), reason: e.to_string() })?;
     let mut tmp_name = path.as_os_str().to_owned();
     tmp_name.push(format!(".tmp{}", std::process::id()));
     let tmp = PathBuf::from(tmp_name);
-    let io_err = |source| AssetError::Io {
-        file: path.to_path_buf(),
-        source,
-    };
+    let io_err = |source| AssetError::Io { file: path.to_path_buf(), source };
     std::fs::write(&tmp, json).map_err(io_err)?;
     std::fs::rename(&tmp, path).map_err(|e| {
         // Best effort: do not leave the temporary file behind.
@@ -267,8 +239,5 @@ fn write_atomically(path: &Path, file: &CacheFile) -> Result<(), AssetError> {
 
 /// Lower-case hex SHA-256 of `bytes`.
 fn hex_sha256(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -97,8 +97,8 @@ const DEFAULT_MEASUREMENTS: Measurements = Measurements {
     color_variance: 0.0,
     coverage: [0.464_6, 0.087_40, 0.005_859, 0.001_953],
     radial_profile: [
-        0.903_9, 0.454_2, 0.336_1, 0.305_1, 0.274_4, 0.241_3, 0.205_8, 0.170_6, 0.204_1, 0.128_8,
-        0.083_39, 0.063_14, 0.046_28, 0.032_72, 0.022_95, 0.015_48,
+        0.903_9, 0.454_2, 0.336_1, 0.305_1, 0.274_4, 0.241_3, 0.205_8, 0.170_6, 0.204_1, 0.128_8, 0.083_39,
+        0.063_14, 0.046_28, 0.032_72, 0.022_95, 0.015_48,
     ],
     border_alpha: 0.006_941,
 };
@@ -106,8 +106,5 @@ const DEFAULT_MEASUREMENTS: Measurements = Measurements {
 /// Statistics of the default particle texture, from shipped constants (no image work), with
 /// `is_default` set.
 pub fn default_texture_stats() -> TextureStats {
-    TextureStats {
-        is_default: true,
-        ..TextureStats::from_measurements(&DEFAULT_MEASUREMENTS)
-    }
+    TextureStats { is_default: true, ..TextureStats::from_measurements(&DEFAULT_MEASUREMENTS) }
 }

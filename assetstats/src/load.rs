@@ -50,29 +50,18 @@ const JPEG_EOI: u8 = 0xD9;
 /// JPEG 2000 codestream magic (SOC then SIZ marker).
 const J2K_CODESTREAM_MAGIC: [u8; 4] = [0xFF, 0x4F, 0xFF, 0x51];
 /// JPEG 2000 JP2 container signature box.
-const JP2_SIGNATURE_BOX: [u8; 12] = [
-    0, 0, 0, 0x0C, b'j', b'P', b' ', b' ', 0x0D, 0x0A, 0x87, 0x0A,
-];
+const JP2_SIGNATURE_BOX: [u8; 12] = [0, 0, 0, 0x0C, b'j', b'P', b' ', b' ', 0x0D, 0x0A, 0x87, 0x0A];
 
 /// Reads a texture file's bytes, refusing files over [`MAX_FILE_BYTES`].
 pub fn read_texture_bytes(path: &Path) -> Result<Vec<u8>, AssetError> {
-    let io_err = |source| AssetError::Io {
-        file: path.to_path_buf(),
-        source,
-    };
+    let io_err = |source| AssetError::Io { file: path.to_path_buf(), source };
     let file = std::fs::File::open(path).map_err(io_err)?;
     let mut bytes = Vec::new();
     // Read at most one byte past the limit, so a growing or lying file cannot exhaust memory.
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io_err)?;
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes).map_err(io_err)?;
     let len = bytes.len() as u64;
     if len > MAX_FILE_BYTES {
-        return Err(AssetError::FileTooLarge {
-            file: path.to_path_buf(),
-            bytes: len,
-            max: MAX_FILE_BYTES,
-        });
+        return Err(AssetError::FileTooLarge { file: path.to_path_buf(), bytes: len, max: MAX_FILE_BYTES });
     }
     Ok(bytes)
 }
@@ -87,15 +76,11 @@ pub fn load_rgba(path: &Path) -> Result<RgbaImage, AssetError> {
 /// (which has no magic bytes), supplies the format through its extension.
 pub fn decode_rgba(bytes: &[u8], file: &Path) -> Result<RgbaImage, AssetError> {
     let format = detect_format(bytes, file)?;
-    let decode_err = |e: image::ImageError| AssetError::Decode {
-        file: file.to_path_buf(),
-        reason: e.to_string(),
-    };
+    let decode_err =
+        |e: image::ImageError| AssetError::Decode { file: file.to_path_buf(), reason: e.to_string() };
     let (width, height) = match png_header_dimensions(bytes) {
         Some(dimensions) => dimensions,
-        None => ImageReader::with_format(Cursor::new(bytes), format)
-            .into_dimensions()
-            .map_err(decode_err)?,
+        None => ImageReader::with_format(Cursor::new(bytes), format).into_dimensions().map_err(decode_err)?,
     };
     check_dimensions(width, height, file)?;
     if format == ImageFormat::Jpeg && !jpeg_has_end_marker(bytes) {
@@ -143,39 +128,23 @@ fn jpeg_has_end_marker(bytes: &[u8]) -> bool {
             break;
         }
     }
-    bytes
-        .get(at..)
-        .unwrap_or_default()
-        .windows(2)
-        .any(|w| w == [0xFF, JPEG_EOI])
+    bytes.get(at..).unwrap_or_default().windows(2).any(|w| w == [0xFF, JPEG_EOI])
 }
 
 /// Refuses zero-size images and images over [`MAX_DIMENSION`] on a side.
 pub(crate) fn check_dimensions(width: u32, height: u32, file: &Path) -> Result<(), AssetError> {
     if width == 0 || height == 0 {
-        return Err(AssetError::ZeroSize {
-            file: file.to_path_buf(),
-            width,
-            height,
-        });
+        return Err(AssetError::ZeroSize { file: file.to_path_buf(), width, height });
     }
     if width > MAX_DIMENSION || height > MAX_DIMENSION {
-        return Err(AssetError::TooLarge {
-            file: file.to_path_buf(),
-            width,
-            height,
-            max: MAX_DIMENSION,
-        });
+        return Err(AssetError::TooLarge { file: file.to_path_buf(), width, height, max: MAX_DIMENSION });
     }
     Ok(())
 }
 
 /// Picks the decoder: magic bytes first, then the extension (TGA has no magic).
 fn detect_format(bytes: &[u8], file: &Path) -> Result<ImageFormat, AssetError> {
-    let unsupported = |format: String| AssetError::UnsupportedFormat {
-        file: file.to_path_buf(),
-        format,
-    };
+    let unsupported = |format: String| AssetError::UnsupportedFormat { file: file.to_path_buf(), format };
     if bytes.starts_with(&J2K_CODESTREAM_MAGIC) || bytes.starts_with(&JP2_SIGNATURE_BOX) {
         return Err(unsupported("JPEG 2000".to_owned()));
     }

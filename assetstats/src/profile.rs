@@ -76,20 +76,14 @@ pub(crate) fn radial_profile(grid: &[f32]) -> [f32; RADIAL_BINS] {
 
 /// Reads rise, steepest drop and core/halo ratio from a profile.
 pub(crate) fn profile_shape(profile: &[f32; RADIAL_BINS]) -> ProfileShape {
-    let (peak_bin, peak) = profile
-        .iter()
-        .copied()
-        .enumerate()
-        .fold(
-            (0, 0.0f32),
-            |best, (i, v)| if v > best.1 { (i, v) } else { best },
-        );
+    let (peak_bin, peak) =
+        profile
+            .iter()
+            .copied()
+            .enumerate()
+            .fold((0, 0.0f32), |best, (i, v)| if v > best.1 { (i, v) } else { best });
     if peak < MIN_PEAK_ALPHA {
-        return ProfileShape {
-            rise: 0.0,
-            max_drop: 0.0,
-            core_halo_ratio: 1.0,
-        };
+        return ProfileShape { rise: 0.0, max_drop: 0.0, core_halo_ratio: 1.0 };
     }
     let mut rise = 0.0f32;
     let mut lowest = profile[0];
@@ -101,11 +95,7 @@ pub(crate) fn profile_shape(profile: &[f32; RADIAL_BINS]) -> ProfileShape {
     }
     let core = crossing_radius(profile, peak_bin, CORE_LEVEL * peak);
     let halo = crossing_radius(profile, peak_bin, HALO_LEVEL * peak);
-    ProfileShape {
-        rise: rise / peak,
-        max_drop: max_drop / peak,
-        core_halo_ratio: core / halo,
-    }
+    ProfileShape { rise: rise / peak, max_drop: max_drop / peak, core_halo_ratio: core / halo }
 }
 
 /// Radius (half-widths) where the profile, going outward from `start`, first falls below `level`,

@@ -74,8 +74,5 @@ fn write_row(out: &mut String, file: &str, s: &TextureStats) -> std::fmt::Result
 
 /// Display name and result per file, in input order.
 fn measure_all(files: &[PathBuf]) -> Vec<(String, Result<TextureStats, AssetError>)> {
-    files
-        .par_iter()
-        .map(|f| (f.display().to_string(), stats_for_file(f)))
-        .collect()
+    files.par_iter().map(|f| (f.display().to_string(), stats_for_file(f))).collect()
 }

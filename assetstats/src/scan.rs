@@ -53,12 +53,7 @@ struct RunSums {
 fn sum_run(pixels: &[u8], levels: &[u32; 4]) -> RunSums {
     let mut s = RunSums::default();
     for px in pixels.chunks_exact(4) {
-        let (r, g, b, a) = (
-            u32::from(px[0]),
-            u32::from(px[1]),
-            u32::from(px[2]),
-            u32::from(px[3]),
-        );
+        let (r, g, b, a) = (u32::from(px[0]), u32::from(px[1]), u32::from(px[2]), u32::from(px[3]));
         let (ar, ag, ab) = (a * r, a * g, a * b);
         s.alpha += a;
         s.weighted[0] += ar;
@@ -94,10 +89,7 @@ pub(crate) fn scan(img: &RgbaImage, coverage_levels: &[u32; 4]) -> PixelScan {
     for (y, row) in img.as_raw().chunks_exact(width * 4).enumerate() {
         let row_cells = &mut grid_sum[(y * GRID / height) * GRID..][..GRID];
         for (c, cell) in row_cells.iter_mut().enumerate() {
-            let run = sum_run(
-                &row[col_start(c) * 4..col_start(c + 1) * 4],
-                coverage_levels,
-            );
+            let run = sum_run(&row[col_start(c) * 4..col_start(c + 1) * 4], coverage_levels);
             *cell += run.alpha;
             sums.alpha_sum += u64::from(run.alpha);
             for ch in 0..3 {
@@ -158,10 +150,7 @@ fn axis_ranges(n: usize) -> Vec<(usize, usize)> {
 /// Grid of an image smaller than the grid on at least one side: box means along a large axis,
 /// nearest neighbour along a small one.
 fn small_image_grid(img: &RgbaImage, out: &mut [f32]) {
-    let (cols, rows) = (
-        axis_ranges(img.width() as usize),
-        axis_ranges(img.height() as usize),
-    );
+    let (cols, rows) = (axis_ranges(img.width() as usize), axis_ranges(img.height() as usize));
     for (gy, &(y0, y1)) in rows.iter().enumerate() {
         for (gx, &(x0, x1)) in cols.iter().enumerate() {
             let mut sum = 0u32;

@@ -170,11 +170,8 @@ pub(crate) fn measure(img: &RgbaImage) -> Measurements {
     let levels = COVERAGE_THRESHOLDS.map(|t| (t * max).floor() as u32);
     let sums = scan(img, &levels);
     let pixels = (u64::from(img.width()) * u64::from(img.height())) as f64;
-    let (mean_color, color_variance) = if sums.alpha_sum == 0 {
-        (plain_mean_rgb(img), 0.0)
-    } else {
-        colour_moments(&sums)
-    };
+    let (mean_color, color_variance) =
+        if sums.alpha_sum == 0 { (plain_mean_rgb(img), 0.0) } else { colour_moments(&sums) };
     Measurements {
         width: img.width(),
         height: img.height(),

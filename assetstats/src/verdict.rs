@@ -84,19 +84,12 @@ impl Check {
     }
 
     fn describe(&self) -> String {
-        let (ok, bad) = if self.at_most {
-            ("<", ">=")
-        } else {
-            (">", "<=")
-        };
+        let (ok, bad) = if self.at_most { ("<", ">=") } else { (">", "<=") };
         if self.passes() {
             format!("{} {:.3} {ok} {}: ok", self.name, self.value, self.limit)
         } else {
             let name = self.name;
-            format!(
-                "{name} {:.3} {bad} {}: {}",
-                self.value, self.limit, self.failure
-            )
+            format!("{name} {:.3} {bad} {}: {}", self.value, self.limit, self.failure)
         }
     }
 }
@@ -106,16 +99,8 @@ pub(crate) fn judge(m: &Measurements, profile: &ProfileShape) -> Verdict {
     let checks = checks(m, profile);
     let softness = checks.iter().map(Check::score).fold(1.0f32, f32::min);
     let soft = checks.iter().all(Check::passes);
-    let reasons = checks
-        .iter()
-        .filter(|c| soft || !c.passes())
-        .map(Check::describe)
-        .collect();
-    Verdict {
-        softness,
-        shape: if soft { Shape::Soft } else { Shape::Shaped },
-        reasons,
-    }
+    let reasons = checks.iter().filter(|c| soft || !c.passes()).map(Check::describe).collect();
+    Verdict { softness, shape: if soft { Shape::Soft } else { Shape::Shaped }, reasons }
 }
 
 /// The checks of the table in the module docs, in that order.

@@ -20,9 +20,9 @@ fn encode(img: &RgbaImage, format: ImageFormat) -> Vec<u8> {
     let mut out = Cursor::new(Vec::new());
     match format {
         // JPEG has no alpha channel.
-        ImageFormat::Jpeg => image::DynamicImage::ImageRgba8(img.clone())
-            .into_rgb8()
-            .write_to(&mut out, format),
+        ImageFormat::Jpeg => {
+            image::DynamicImage::ImageRgba8(img.clone()).into_rgb8().write_to(&mut out, format)
+        }
         _ => img.write_to(&mut out, format),
     }
     .expect("encode test image");
@@ -35,11 +35,7 @@ fn crc32(bytes: &[u8]) -> u32 {
     for &b in bytes {
         crc ^= u32::from(b);
         for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
         }
     }
     !crc
@@ -71,11 +67,7 @@ fn tga(width: u16, height: u16, pixels: &[u8]) -> Vec<u8> {
 /// The error's message names the file.
 fn assert_names_file(err: &AssetError, file: &Path) {
     let text = err.to_string();
-    assert!(
-        text.contains(&file.display().to_string()),
-        "error {text:?} does not name {}",
-        file.display()
-    );
+    assert!(text.contains(&file.display().to_string()), "error {text:?} does not name {}", file.display());
 }
 
 #[test]
@@ -91,29 +83,19 @@ fn png_header_claiming_5000_square_is_refused_before_decoding() {
 
 #[test]
 fn one_side_over_the_limit_is_refused() {
-    let err = decode_rgba(&png_header(64, MAX_DIMENSION + 1), Path::new("tall.png"))
-        .expect_err("too tall");
+    let err = decode_rgba(&png_header(64, MAX_DIMENSION + 1), Path::new("tall.png")).expect_err("too tall");
     assert!(matches!(err, AssetError::TooLarge { .. }), "{err}");
 }
 
 #[test]
 fn zero_size_images_are_refused() {
     let empty = RgbaImage::new(0, 0);
-    assert!(matches!(
-        TextureStats::from_rgba(&empty),
-        Err(AssetError::ZeroSize { .. })
-    ));
+    assert!(matches!(TextureStats::from_rgba(&empty), Err(AssetError::ZeroSize { .. })));
     let no_rows = RgbaImage::new(16, 0);
-    assert!(matches!(
-        TextureStats::from_rgba(&no_rows),
-        Err(AssetError::ZeroSize { .. })
-    ));
+    assert!(matches!(TextureStats::from_rgba(&no_rows), Err(AssetError::ZeroSize { .. })));
     let file = Path::new("empty.tga");
     let err = decode_rgba(&tga(0, 0, &[]), file).expect_err("0x0 TGA");
-    assert!(
-        matches!(err, AssetError::ZeroSize { .. } | AssetError::Decode { .. }),
-        "{err}"
-    );
+    assert!(matches!(err, AssetError::ZeroSize { .. } | AssetError::Decode { .. }), "{err}");
     assert_names_file(&err, file);
     let file = Path::new("empty.png");
     let err = decode_rgba(&png_header(0, 0), file).expect_err("0x0 PNG");
@@ -123,17 +105,12 @@ fn zero_size_images_are_refused() {
 #[test]
 fn truncated_files_are_decode_errors() {
     let img = common::render(64, common::gaussian(0.15));
-    for (format, name) in [
-        (ImageFormat::Png, "cut.png"),
-        (ImageFormat::Tga, "cut.tga"),
-        (ImageFormat::Jpeg, "cut.jpg"),
-    ] {
+    for (format, name) in
+        [(ImageFormat::Png, "cut.png"), (ImageFormat::Tga, "cut.tga"), (ImageFormat::Jpeg, "cut.jpg")]
+    {
         let bytes = encode(&img, format);
         let file = Path::new(name);
-        assert!(
-            decode_rgba(&bytes, file).is_ok(),
-            "{name}: the whole file decodes"
-        );
+        assert!(decode_rgba(&bytes, file).is_ok(), "{name}: the whole file decodes");
         let err = decode_rgba(&bytes[..bytes.len() / 2], file).expect_err("half a file");
         assert!(matches!(err, AssetError::Decode { .. }), "{name}: {err}");
         assert_names_file(&err, file);
@@ -150,10 +127,7 @@ fn every_prefix_of_a_file_is_handled_without_panic() {
     ] {
         let bytes = encode(&img, format);
         for len in (0..bytes.len()).step_by(7) {
-            assert!(
-                decode_rgba(&bytes[..len], Path::new(name)).is_err(),
-                "{name}: prefix {len}"
-            );
+            assert!(decode_rgba(&bytes[..len], Path::new(name)).is_err(), "{name}: prefix {len}");
         }
     }
 }
@@ -162,10 +136,7 @@ fn every_prefix_of_a_file_is_handled_without_panic() {
 fn corrupted_bytes_are_handled_without_panic() {
     let img = common::render(32, common::star());
     let mut rng = common::Rng::new(5);
-    for (format, name) in [
-        (ImageFormat::Png, "flip.png"),
-        (ImageFormat::Tga, "flip.tga"),
-    ] {
+    for (format, name) in [(ImageFormat::Png, "flip.png"), (ImageFormat::Tga, "flip.tga")] {
         let good = encode(&img, format);
         for _ in 0..200 {
             let mut bad = good.clone();
@@ -196,10 +167,7 @@ fn garbage_bytes_are_refused() {
 fn unsupported_formats_are_named() {
     let gif = b"GIF89a\x01\x00\x01\x00\x00\x00\x00;".to_vec();
     let err = decode_rgba(&gif, Path::new("spark.gif")).expect_err("GIF");
-    assert!(
-        matches!(&err, AssetError::UnsupportedFormat { format, .. } if format.contains("Gif")),
-        "{err}"
-    );
+    assert!(matches!(&err, AssetError::UnsupportedFormat { format, .. } if format.contains("Gif")), "{err}");
     let mut bmp = b"BM".to_vec();
     bmp.extend_from_slice(&[0u8; 60]);
     let err = decode_rgba(&bmp, Path::new("spark.png")).expect_err("BMP named .png");
@@ -232,17 +200,9 @@ fn grey_and_rgb_files_are_opaque_and_shaped() {
     std::fs::write(&jpeg_path, encode(&soft, ImageFormat::Jpeg)).expect("write jpeg");
     for path in [grey_path, jpeg_path] {
         let stats = stats_for_file(&path).expect("valid file");
-        assert!(
-            (stats.mean_alpha - 1.0).abs() < 1e-6,
-            "{}: alpha 255 everywhere",
-            path.display()
-        );
+        assert!((stats.mean_alpha - 1.0).abs() < 1e-6, "{}: alpha 255 everywhere", path.display());
         assert_eq!(stats.shape, assetstats::Shape::Shaped, "{}", path.display());
-        assert!(
-            stats.reasons.iter().any(|r| r.starts_with("border_alpha")),
-            "{:?}",
-            stats.reasons
-        );
+        assert!(stats.reasons.iter().any(|r| r.starts_with("border_alpha")), "{:?}", stats.reasons);
     }
     std::fs::remove_dir_all(&dir).expect("clean up");
 }

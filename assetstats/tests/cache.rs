@@ -31,11 +31,7 @@ fn second_lookup_reuses_and_a_changed_file_recomputes() {
     let first = cache.get_or_compute_file(&key, &file).expect("valid file");
     assert_eq!(cache.computations(), 1);
     let second = cache.get_or_compute_file(&key, &file).expect("valid file");
-    assert_eq!(
-        cache.computations(),
-        1,
-        "unchanged content is not recomputed"
-    );
+    assert_eq!(cache.computations(), 1, "unchanged content is not recomputed");
     assert_eq!(first, second);
     assert_eq!(cache.get(&key), Some(first.clone()));
 
@@ -60,18 +56,14 @@ fn saved_cache_reopens_without_recomputing() {
         cache.save().expect("save cache");
         stats
     };
-    let names: Vec<_> = std::fs::read_dir(&dir)
-        .expect("list")
-        .map(|e| e.expect("entry").file_name())
-        .collect();
+    let names: Vec<_> =
+        std::fs::read_dir(&dir).expect("list").map(|e| e.expect("entry").file_name()).collect();
     assert_eq!(names.len(), 2, "no temporary file left behind: {names:?}");
 
     let reopened = StatsCache::open(&cache_path);
     assert_eq!(reopened.load_warning(), None);
     assert_eq!(reopened.get(&key), Some(original.clone()));
-    let again = reopened
-        .get_or_compute_file(&key, &file)
-        .expect("valid file");
+    let again = reopened.get_or_compute_file(&key, &file).expect("valid file");
     assert_eq!(reopened.computations(), 0, "served from the file");
     assert_eq!(again, original);
     std::fs::remove_dir_all(&dir).expect("clean up");
@@ -96,9 +88,7 @@ fn corrupt_cache_file_is_ignored_with_a_warning() {
     let cache = StatsCache::open(&cache_path);
     let file = dir.join("blob.png");
     write_png(&file, &common::render(64, common::gaussian(0.15)));
-    cache
-        .get_or_compute_file(&TextureKey::path(&file), &file)
-        .expect("valid file");
+    cache.get_or_compute_file(&TextureKey::path(&file), &file).expect("valid file");
     cache.save().expect("save");
     assert!(StatsCache::open(&cache_path).load_warning().is_none());
     std::fs::remove_dir_all(&dir).expect("clean up");
@@ -119,37 +109,20 @@ fn batch_is_parallel_ordered_and_counts_each_texture_once() {
         write_png(&file, &common::render(64, alpha));
         items.push((TextureKey::path(&file), file));
     }
-    items.push((
-        TextureKey::path(dir.join("missing.png")),
-        dir.join("missing.png"),
-    ));
+    items.push((TextureKey::path(dir.join("missing.png")), dir.join("missing.png")));
     let cache = StatsCache::in_memory();
     let results = cache.compute_batch(&items);
-    let shapes: Vec<Option<Shape>> = results
-        .iter()
-        .map(|r| r.as_ref().ok().map(|s| s.shape))
-        .collect();
+    let shapes: Vec<Option<Shape>> = results.iter().map(|r| r.as_ref().ok().map(|s| s.shape)).collect();
     assert_eq!(
         shapes,
-        [
-            Some(Shape::Soft),
-            Some(Shape::Shaped),
-            Some(Shape::Soft),
-            Some(Shape::Shaped),
-            None
-        ]
+        [Some(Shape::Soft), Some(Shape::Shaped), Some(Shape::Soft), Some(Shape::Shaped), None]
     );
     assert!(matches!(results[4], Err(AssetError::Io { .. })));
     assert_eq!(cache.computations(), 4);
     // Many threads asking again at once: all served from the cache.
     let again = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..8)
-            .map(|_| scope.spawn(|| cache.compute_batch(&items[..4])))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("thread"))
-            .collect::<Vec<_>>()
+        let handles: Vec<_> = (0..8).map(|_| scope.spawn(|| cache.compute_batch(&items[..4]))).collect();
+        handles.into_iter().map(|h| h.join().expect("thread")).collect::<Vec<_>>()
     });
     assert!(again.iter().flatten().all(Result::is_ok));
     assert_eq!(cache.computations(), 4);

@@ -21,50 +21,23 @@ fn shipped_stats_match_a_fresh_computation() {
     let pairs = [
         ("mean_alpha", shipped.mean_alpha, fresh.mean_alpha),
         ("edge_energy", shipped.edge_energy, fresh.edge_energy),
-        (
-            "color_variance",
-            shipped.color_variance,
-            fresh.color_variance,
-        ),
+        ("color_variance", shipped.color_variance, fresh.color_variance),
         ("border_alpha", shipped.border_alpha, fresh.border_alpha),
         ("profile_rise", shipped.profile_rise, fresh.profile_rise),
-        (
-            "profile_max_drop",
-            shipped.profile_max_drop,
-            fresh.profile_max_drop,
-        ),
-        (
-            "core_halo_ratio",
-            shipped.core_halo_ratio,
-            fresh.core_halo_ratio,
-        ),
+        ("profile_max_drop", shipped.profile_max_drop, fresh.profile_max_drop),
+        ("core_halo_ratio", shipped.core_halo_ratio, fresh.core_halo_ratio),
         ("softness", shipped.softness, fresh.softness),
     ];
     for (name, a, b) in pairs {
         assert!(close(a, b), "{name}: shipped {a} vs fresh {b}");
     }
     let arrays = [
-        (
-            "mean_color",
-            shipped.mean_color.to_vec(),
-            fresh.mean_color.to_vec(),
-        ),
-        (
-            "coverage",
-            shipped.coverage.to_vec(),
-            fresh.coverage.to_vec(),
-        ),
-        (
-            "radial_profile",
-            shipped.radial_profile.to_vec(),
-            fresh.radial_profile.to_vec(),
-        ),
+        ("mean_color", shipped.mean_color.to_vec(), fresh.mean_color.to_vec()),
+        ("coverage", shipped.coverage.to_vec(), fresh.coverage.to_vec()),
+        ("radial_profile", shipped.radial_profile.to_vec(), fresh.radial_profile.to_vec()),
     ];
     for (name, a, b) in arrays {
-        assert!(
-            a.iter().zip(&b).all(|(x, y)| close(*x, *y)),
-            "{name}: shipped {a:?} vs fresh {b:?}"
-        );
+        assert!(a.iter().zip(&b).all(|(x, y)| close(*x, *y)), "{name}: shipped {a:?} vs fresh {b:?}");
     }
     assert_eq!(shipped.shape, fresh.shape);
     assert_eq!(shipped.reasons, fresh.reasons);
@@ -76,21 +49,11 @@ fn shipped_stats_match_a_fresh_computation() {
 #[test]
 fn texture_follows_the_reference_description() {
     let img = default_particle_texture();
-    assert_eq!(
-        img.dimensions(),
-        (DEFAULT_TEXTURE_SIZE, DEFAULT_TEXTURE_SIZE)
-    );
-    assert!(img
-        .pixels()
-        .all(|p| p[0] == 255 && p[1] == 255 && p[2] == 255));
+    assert_eq!(img.dimensions(), (DEFAULT_TEXTURE_SIZE, DEFAULT_TEXTURE_SIZE));
+    assert!(img.pixels().all(|p| p[0] == 255 && p[1] == 255 && p[2] == 255));
     let c = DEFAULT_TEXTURE_SIZE / 2;
     assert!(img.get_pixel(c, c)[3] >= 250, "bright core");
-    for (x, y) in [
-        (0, c),
-        (DEFAULT_TEXTURE_SIZE - 1, c),
-        (c, 0),
-        (c, DEFAULT_TEXTURE_SIZE - 1),
-    ] {
+    for (x, y) in [(0, c), (DEFAULT_TEXTURE_SIZE - 1, c), (c, 0), (c, DEFAULT_TEXTURE_SIZE - 1)] {
         let a = img.get_pixel(x, y)[3];
         assert!((2..=5).contains(&a), "edge alpha {a} at ({x}, {y})");
     }
@@ -111,11 +74,7 @@ fn default_texture_is_a_shaped_sparkle() {
     let s = default_texture_stats();
     assert_eq!(s.shape, Shape::Shaped);
     assert!(s.core_halo_ratio < CORE_HALO_RATIO_MIN);
-    assert!(
-        s.reasons.iter().any(|r| r.starts_with("core_halo_ratio")),
-        "{:?}",
-        s.reasons
-    );
+    assert!(s.reasons.iter().any(|r| r.starts_with("core_halo_ratio")), "{:?}", s.reasons);
 }
 
 #[test]
@@ -129,13 +88,7 @@ fn null_uuid_means_the_default_texture() {
         TextureKey::uuid("5e120ba1-5805-dc57-66b7-f5ac4bd18f86")
     );
     let cache = StatsCache::in_memory();
-    let s = cache
-        .get(&key)
-        .expect("the default texture is always known");
+    let s = cache.get(&key).expect("the default texture is always known");
     assert!(s.is_default);
-    assert_eq!(
-        cache.computations(),
-        0,
-        "no image work for the default texture"
-    );
+    assert_eq!(cache.computations(), 0, "no image work for the default texture");
 }

@@ -16,25 +16,12 @@ fn stats(img: &RgbaImage) -> TextureStats {
 }
 
 /// Draws `alpha` at both sizes, checks the verdict at each, and returns the two stats.
-fn verdict_at_both_sizes(
-    name: &str,
-    alpha: impl Fn(f32, f32) -> f32,
-    expected: Shape,
-) -> [TextureStats; 2] {
+fn verdict_at_both_sizes(name: &str, alpha: impl Fn(f32, f32) -> f32, expected: Shape) -> [TextureStats; 2] {
     SIZES.map(|size| {
         let s = stats(&render(size, &alpha));
         assert_eq!(s.shape, expected, "{name} at {size}: {:?}", s.reasons);
-        assert_eq!(
-            s.softness > 0.5,
-            expected == Shape::Soft,
-            "{name} at {size}: softness {}",
-            s.softness
-        );
-        assert!(
-            (0.0..=1.0).contains(&s.softness),
-            "{name}: softness {}",
-            s.softness
-        );
+        assert_eq!(s.softness > 0.5, expected == Shape::Soft, "{name} at {size}: softness {}", s.softness);
+        assert!((0.0..=1.0).contains(&s.softness), "{name}: softness {}", s.softness);
         s
     })
 }
@@ -62,24 +49,10 @@ fn hard_shapes_are_shaped_at_both_sizes() {
 #[test]
 fn the_ring_is_named_as_rising_and_the_disc_as_a_rim() {
     let ring = stats(&render(128, ring(0.25, 0.4)));
-    assert!(
-        ring.reasons.iter().any(|r| r.starts_with("profile_rise")),
-        "{:?}",
-        ring.reasons
-    );
+    assert!(ring.reasons.iter().any(|r| r.starts_with("profile_rise")), "{:?}", ring.reasons);
     let disc = stats(&render(128, disc(0.4)));
-    assert!(
-        disc.reasons
-            .iter()
-            .any(|r| r.starts_with("profile_max_drop")),
-        "{:?}",
-        disc.reasons
-    );
-    assert!(
-        !disc.reasons.iter().any(|r| r.starts_with("profile_rise")),
-        "{:?}",
-        disc.reasons
-    );
+    assert!(disc.reasons.iter().any(|r| r.starts_with("profile_max_drop")), "{:?}", disc.reasons);
+    assert!(!disc.reasons.iter().any(|r| r.starts_with("profile_rise")), "{:?}", disc.reasons);
 }
 
 #[test]
@@ -87,12 +60,7 @@ fn blob_is_softer_than_disc() {
     for size in SIZES {
         let blob = stats(&render(size, gaussian(0.15)));
         let disc = stats(&render(size, disc(0.4)));
-        assert!(
-            blob.softness > disc.softness,
-            "size {size}: {} vs {}",
-            blob.softness,
-            disc.softness
-        );
+        assert!(blob.softness > disc.softness, "size {size}: {} vs {}", blob.softness, disc.softness);
     }
 }
 
@@ -118,28 +86,13 @@ fn disc_edge_energy_is_high_and_resolution_independent() {
     let radius = 0.4;
     let outline = 2.0 * PI * radius;
     let [small, large] = SIZES.map(|size| stats(&render(size, disc(radius))));
-    for (s, blob) in
-        [(&small, 64), (&large, 256)].map(|(s, n)| (s, stats(&render(n, gaussian(0.15)))))
-    {
-        assert!(
-            s.edge_energy > 10.0 * blob.edge_energy,
-            "{} vs blob {}",
-            s.edge_energy,
-            blob.edge_energy
-        );
+    for (s, blob) in [(&small, 64), (&large, 256)].map(|(s, n)| (s, stats(&render(n, gaussian(0.15))))) {
+        assert!(s.edge_energy > 10.0 * blob.edge_energy, "{} vs blob {}", s.edge_energy, blob.edge_energy);
         let per_width = s.edge_energy / (GRID as f32 * outline);
-        assert!(
-            (0.5..=1.0).contains(&per_width),
-            "energy per outline width {per_width}"
-        );
+        assert!((0.5..=1.0).contains(&per_width), "energy per outline width {per_width}");
     }
     let ratio = small.edge_energy / large.edge_energy;
-    assert!(
-        (ratio - 1.0).abs() < 0.05,
-        "64 vs 256: {} vs {}",
-        small.edge_energy,
-        large.edge_energy
-    );
+    assert!((ratio - 1.0).abs() < 0.05, "64 vs 256: {} vs {}", small.edge_energy, large.edge_energy);
 }
 
 #[test]
@@ -151,14 +104,8 @@ fn statistics_agree_across_resolutions() {
         ("heart", Box::new(heart())),
     ] {
         let [a, b] = SIZES.map(|size| stats(&render(size, &alpha)));
-        assert!(
-            (a.mean_alpha - b.mean_alpha).abs() < 0.01,
-            "{name} mean alpha"
-        );
-        assert!(
-            (a.edge_energy / b.edge_energy - 1.0).abs() < 0.05,
-            "{name} edge energy"
-        );
+        assert!((a.mean_alpha - b.mean_alpha).abs() < 0.01, "{name} mean alpha");
+        assert!((a.edge_energy / b.edge_energy - 1.0).abs() < 0.05, "{name} edge energy");
         for (pa, pb) in a.radial_profile.iter().zip(&b.radial_profile) {
             assert!(
                 (pa - pb).abs() < 0.03,
@@ -178,57 +125,51 @@ fn blob_mean_alpha_and_coverage_match_analysis() {
     let sigma: f32 = 0.15;
     let s = stats(&render(256, gaussian(sigma)));
     let mean = 2.0 * PI * sigma * sigma;
-    assert!(
-        (s.mean_alpha - mean).abs() < 0.005,
-        "{} vs {mean}",
-        s.mean_alpha
-    );
+    assert!((s.mean_alpha - mean).abs() < 0.005, "{} vs {mean}", s.mean_alpha);
     for (cov, t) in s.coverage.iter().zip(assetstats::COVERAGE_THRESHOLDS) {
         let r2 = sigma * sigma * 2.0 * (1.0 / t).ln();
         let expected = PI * r2;
-        assert!(
-            (cov - expected).abs() < 0.01,
-            "threshold {t}: {cov} vs {expected}"
-        );
+        assert!((cov - expected).abs() < 0.01, "threshold {t}: {cov} vs {expected}");
     }
     // The profile falls monotonically from about 1 at the centre.
     assert!(s.radial_profile[0] > 0.9);
-    assert!(
-        s.radial_profile.windows(2).all(|w| w[1] <= w[0]),
-        "{:?}",
-        s.radial_profile
-    );
+    assert!(s.radial_profile.windows(2).all(|w| w[1] <= w[0]), "{:?}", s.radial_profile);
 }
 
 #[test]
 fn mean_colour_is_alpha_weighted() {
     // Left half: red at alpha 255; right half: blue at alpha 85 (one third). Weighted mean red is
     // 255 / (255 + 85) = 0.75, blue 0.25.
-    let img = RgbaImage::from_fn(64, 64, |x, _| {
-        if x < 32 {
-            Rgba([255, 0, 0, 255])
-        } else {
-            Rgba([0, 0, 255, 85])
-        }
-    });
+    let img = RgbaImage::from_fn(
+        64,
+        64,
+        |x, _| {
+            if x < 32 {
+                Rgba([255, 0, 0, 255])
+            } else {
+                Rgba([0, 0, 255, 85])
+            }
+        },
+    );
     let s = stats(&img);
     assert!((s.mean_color[0] - 0.75).abs() < 1e-4, "{:?}", s.mean_color);
     assert!(s.mean_color[1].abs() < 1e-6);
     assert!((s.mean_color[2] - 0.25).abs() < 1e-4, "{:?}", s.mean_color);
     // Per channel variance 0.75 * 0.25 for red and blue, 0 for green: mean 0.125.
-    assert!(
-        (s.color_variance - 0.125).abs() < 1e-4,
-        "{}",
-        s.color_variance
-    );
+    assert!((s.color_variance - 0.125).abs() < 1e-4, "{}", s.color_variance);
     // Fully transparent pixels do not tint the mean at all.
-    let hidden = RgbaImage::from_fn(64, 64, |x, _| {
-        if x < 32 {
-            Rgba([10, 200, 30, 255])
-        } else {
-            Rgba([255, 0, 255, 0])
-        }
-    });
+    let hidden =
+        RgbaImage::from_fn(
+            64,
+            64,
+            |x, _| {
+                if x < 32 {
+                    Rgba([10, 200, 30, 255])
+                } else {
+                    Rgba([255, 0, 255, 0])
+                }
+            },
+        );
     let h = stats(&hidden);
     let expected = [10.0 / 255.0, 200.0 / 255.0, 30.0 / 255.0];
     for (got, want) in h.mean_color.iter().zip(expected) {
@@ -251,15 +192,10 @@ fn a_soft_shape_drawn_in_strong_colours_is_shaped() {
     });
     let s = stats(&painted);
     assert_eq!(s.shape, Shape::Shaped);
-    assert!(
-        s.reasons.iter().any(|r| r.starts_with("color_variance")),
-        "{:?}",
-        s.reasons
-    );
+    assert!(s.reasons.iter().any(|r| r.starts_with("color_variance")), "{:?}", s.reasons);
     // A gentle tint over the same alpha stays soft.
-    let tinted = RgbaImage::from_fn(128, 128, |x, y| {
-        Rgba([200 + (x / 4) as u8, 210, 230, soft.get_pixel(x, y)[3]])
-    });
+    let tinted =
+        RgbaImage::from_fn(128, 128, |x, y| Rgba([200 + (x / 4) as u8, 210, 230, soft.get_pixel(x, y)[3]]));
     assert_eq!(stats(&tinted).shape, Shape::Soft);
 }
 
@@ -269,20 +205,12 @@ fn opaque_and_empty_textures_are_shaped() {
     let s = stats(&opaque);
     assert_eq!(s.shape, Shape::Shaped);
     // Four hard sides of one texture width each, at GRID per width.
-    assert!(
-        (s.edge_energy - 4.0 * GRID as f32).abs() < 1.0,
-        "{}",
-        s.edge_energy
-    );
+    assert!((s.edge_energy - 4.0 * GRID as f32).abs() < 1.0, "{}", s.edge_energy);
     assert!((s.border_alpha - 1.0).abs() < 1e-6);
     let empty = RgbaImage::from_pixel(64, 64, Rgba([255, 255, 255, 0]));
     let e = stats(&empty);
     assert_eq!(e.shape, Shape::Shaped);
-    assert!(
-        e.reasons.iter().any(|r| r.starts_with("mean_alpha")),
-        "{:?}",
-        e.reasons
-    );
+    assert!(e.reasons.iter().any(|r| r.starts_with("mean_alpha")), "{:?}", e.reasons);
 }
 
 /// Rotating or mirroring a texture changes nothing that is measured.
@@ -297,10 +225,7 @@ fn statistics_are_invariant_under_rotation_and_mirroring() {
             image::imageops::flip_horizontal(&img),
         ] {
             let t = stats(&turned);
-            assert!(
-                (t.edge_energy - base.edge_energy).abs() < 1e-3 * base.edge_energy,
-                "size {size}"
-            );
+            assert!((t.edge_energy - base.edge_energy).abs() < 1e-3 * base.edge_energy, "size {size}");
             assert_eq!(t.mean_alpha, base.mean_alpha);
             for (a, b) in t.radial_profile.iter().zip(&base.radial_profile) {
                 assert!((a - b).abs() < 1e-5, "size {size}");
@@ -319,29 +244,13 @@ fn small_textures_keep_their_verdicts() {
     for size in [16u32, 32] {
         let d = stats(&render(size, disc(0.4)));
         assert_eq!(d.shape, Shape::Shaped, "disc at {size}");
-        assert!(
-            (d.edge_energy / disc_64 - 1.0).abs() < 0.1,
-            "disc at {size}: {}",
-            d.edge_energy
-        );
+        assert!((d.edge_energy / disc_64 - 1.0).abs() < 0.1, "disc at {size}: {}", d.edge_energy);
         let b = stats(&render(size, gaussian(0.15)));
         assert_eq!(b.shape, Shape::Soft, "blob at {size}: {:?}", b.reasons);
         let expected = PI * GRID as f32 / size as f32;
-        assert!(
-            (b.edge_energy / expected - 1.0).abs() < 0.1,
-            "blob at {size}: {}",
-            b.edge_energy
-        );
-        assert_eq!(
-            stats(&render(size, cloud_puff())).shape,
-            Shape::Soft,
-            "cloud at {size}"
-        );
-        assert_eq!(
-            stats(&render(size, star())).shape,
-            Shape::Shaped,
-            "star at {size}"
-        );
+        assert!((b.edge_energy / expected - 1.0).abs() < 0.1, "blob at {size}: {}", b.edge_energy);
+        assert_eq!(stats(&render(size, cloud_puff())).shape, Shape::Soft, "cloud at {size}");
+        assert_eq!(stats(&render(size, star())).shape, Shape::Shaped, "star at {size}");
     }
 }
 
@@ -349,30 +258,14 @@ fn small_textures_keep_their_verdicts() {
 /// with the same verdict as their 64 x 64 rendering.
 #[test]
 fn odd_and_small_sizes_keep_the_verdict() {
-    for (w, h) in [
-        (1, 1),
-        (3, 7),
-        (32, 32),
-        (48, 100),
-        (100, 48),
-        (65, 64),
-        (333, 129),
-    ] {
+    for (w, h) in [(1, 1), (3, 7), (32, 32), (48, 100), (100, 48), (65, 64), (333, 129)] {
         let blob_like = RgbaImage::from_fn(w, h, |x, y| {
             let u = (x as f32 + 0.5) / w as f32 - 0.5;
             let v = (y as f32 + 0.5) / h as f32 - 0.5;
-            Rgba([
-                255,
-                255,
-                255,
-                ((-(u * u + v * v) / 0.045).exp() * 255.0).round() as u8,
-            ])
+            Rgba([255, 255, 255, ((-(u * u + v * v) / 0.045).exp() * 255.0).round() as u8])
         });
         let s = stats(&blob_like);
-        assert!(
-            s.softness.is_finite() && s.edge_energy.is_finite(),
-            "{w}x{h}"
-        );
+        assert!(s.softness.is_finite() && s.edge_energy.is_finite(), "{w}x{h}");
         if w >= 32 && h >= 32 {
             assert_eq!(s.shape, Shape::Soft, "{w}x{h}: {:?}", s.reasons);
         }

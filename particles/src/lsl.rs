@@ -76,11 +76,7 @@ pub struct LslError {
 
 impl LslError {
     fn new(line: u32, column: u32, message: impl Into<String>) -> Self {
-        LslError {
-            line,
-            column,
-            message: message.into(),
-        }
+        LslError { line, column, message: message.into() }
     }
 }
 
@@ -159,16 +155,11 @@ fn build_call(raw: RawCall) -> LslCall {
         Some(RawLink::Named(name, _)) => Some(LinkTarget::Named(name)),
         Some(RawLink::Value(Ok(Value::Int(i)))) => Some(LinkTarget::Number(i)),
         Some(RawLink::Value(Ok(other))) => {
-            call.warnings
-                .push(format!("link is a {}, not an integer", other.type_name()));
+            call.warnings.push(format!("link is a {}, not an integer", other.type_name()));
             None
         }
         Some(RawLink::Value(Err(reason))) => {
-            call.unresolved.push(Unresolved {
-                rule: "link".to_owned(),
-                reason,
-                line: raw.line,
-            });
+            call.unresolved.push(Unresolved { rule: "link".to_owned(), reason, line: raw.line });
             None
         }
     };
@@ -181,15 +172,9 @@ fn build_call(raw: RawCall) -> LslCall {
             call.unresolved.extend(applied.unresolved);
             call.warnings.extend(applied.warnings);
         }
-        Ok(other) => call
-            .warnings
-            .push(format!("rule list is a {}, not a list", other.type_name())),
+        Ok(other) => call.warnings.push(format!("rule list is a {}, not a list", other.type_name())),
         Err(reason) => {
-            call.unresolved.push(Unresolved {
-                rule: "(rule list)".to_owned(),
-                reason,
-                line: raw.line,
-            });
+            call.unresolved.push(Unresolved { rule: "(rule list)".to_owned(), reason, line: raw.line });
         }
     }
     call

@@ -380,25 +380,15 @@ mod tests {
         assert_eq!(id.0[0], 0x5e);
         assert_eq!(id.0[15], 0x86);
         assert_eq!(id.to_string(), text);
-        let bare: Uuid = "5E120BA15805DC5766B7F5AC4BD18F86"
-            .parse()
-            .expect("bare hex");
+        let bare: Uuid = "5E120BA15805DC5766B7F5AC4BD18F86".parse().expect("bare hex");
         assert_eq!(bare, id);
         assert!("5e120ba1-5805-dc57-66b7".parse::<Uuid>().is_err());
-        assert!("5e120ba1x5805-dc57-66b7-f5ac4bd18f86"
-            .parse::<Uuid>()
-            .is_err());
+        assert!("5e120ba1x5805-dc57-66b7-f5ac4bd18f86".parse::<Uuid>().is_err());
     }
 
     #[test]
     fn pattern_kind_follows_viewer_bit_priority() {
-        let kind = |p: u8| {
-            PartSysData {
-                pattern: p,
-                ..Default::default()
-            }
-            .pattern_kind()
-        };
+        let kind = |p: u8| PartSysData { pattern: p, ..Default::default() }.pattern_kind();
         assert_eq!(kind(pattern::DROP), PatternKind::Drop);
         assert_eq!(kind(0), PatternKind::Drop);
         assert_eq!(kind(pattern::ANGLE_CONE_EMPTY), PatternKind::Drop);
@@ -406,10 +396,7 @@ mod tests {
         assert_eq!(kind(pattern::EXPLODE | pattern::DROP), PatternKind::Drop);
         assert_eq!(kind(pattern::ANGLE), PatternKind::Angle);
         assert_eq!(kind(pattern::ANGLE_CONE), PatternKind::AngleCone);
-        assert_eq!(
-            kind(pattern::ANGLE | pattern::ANGLE_CONE),
-            PatternKind::AngleCone
-        );
+        assert_eq!(kind(pattern::ANGLE | pattern::ANGLE_CONE), PatternKind::AngleCone);
     }
 
     #[test]

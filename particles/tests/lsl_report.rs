@@ -32,10 +32,7 @@ fn fog_machine_report_fields_and_hex_round_trip() {
     assert_eq!(bytes.len(), 86, "no glow, default blend: legacy layout");
     let decoded = decode(&bytes);
     let s = decoded.system().expect("a system");
-    assert_eq!(
-        (s.burst_rate, s.part.max_age, s.burst_radius),
-        (0.5, 12.0, 1.5)
-    );
+    assert_eq!((s.burst_rate, s.part.max_age, s.burst_radius), (0.5, 12.0, 1.5));
     assert_eq!(s.burst_speed_min, 12.0 / 256.0);
     assert!((s.part.start_color.x - 0.85).abs() <= 1.0 / 255.0);
     assert_eq!(s.part.end_color.w, 0.0);
@@ -51,10 +48,7 @@ fn empty_calls_and_links_in_the_report() {
     assert_eq!(calls[0]["hex"], "");
     assert_eq!(calls[0]["empty"], true);
     assert_eq!(calls[1]["link"], 3);
-    assert_eq!(
-        calls[1]["descriptor"]["system"]["part_image_id"],
-        "5e120ba1-5805-dc57-66b7-f5ac4bd18f86"
-    );
+    assert_eq!(calls[1]["descriptor"]["system"]["part_image_id"], "5e120ba1-5805-dc57-66b7-f5ac4bd18f86");
     // Glow 0.2 and the (ONE, ONE_MINUS_SOURCE_ALPHA) blend force the extended layout with both
     // tails (4 + 68 + 4 + 18 + 2 + 2 bytes).
     let bytes = parse_hex(calls[2]["hex"].as_str().expect("hex")).expect("valid hex");
@@ -77,10 +71,7 @@ fn unresolved_entries_name_rule_and_reason() {
 
 #[test]
 fn syntax_error_is_an_error_not_a_report() {
-    let path = format!(
-        "{}/testdata/lsl/syntax_error.lsl",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/testdata/lsl/syntax_error.lsl", env!("CARGO_MANIFEST_DIR"));
     let src = std::fs::read_to_string(path).expect("script");
     assert!(import_report(&src).is_err());
 }

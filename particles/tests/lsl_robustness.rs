@@ -65,10 +65,7 @@ fn value() -> impl Strategy<Value = String> {
 fn rule_script() -> impl Strategy<Value = String> {
     prop::collection::vec((0i32..30, value()), 0..20).prop_map(|pairs| {
         let body: Vec<String> = pairs.iter().map(|(c, v)| format!("{c}, {v}")).collect();
-        format!(
-            "default {{ state_entry() {{ llParticleSystem([{}]); }} }}",
-            body.join(", ")
-        )
+        format!("default {{ state_entry() {{ llParticleSystem([{}]); }} }}", body.join(", "))
     })
 }
 

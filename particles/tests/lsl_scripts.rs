@@ -59,10 +59,7 @@ fn fog_machine_globals_and_flag_or() {
     assert_eq!((s.burst_speed_min, s.burst_speed_max), (0.05, 0.2));
     assert_eq!(s.part_accel, Vec3::new(0.0, 0.0, -0.02));
     assert_eq!(c.texture.as_deref(), Some("fog_soft"));
-    assert!(
-        s.part_image_id.is_nil(),
-        "an inventory name leaves the id nil"
-    );
+    assert!(s.part_image_id.is_nil(), "an inventory name leaves the id nil");
     // Rules the script does not name keep the LL defaults.
     let d = PartSysData::default();
     assert_eq!((s.max_age, s.inner_angle, s.outer_angle), (0.0, 0.0, 0.0));
@@ -71,12 +68,7 @@ fn fog_machine_globals_and_flag_or() {
         (blend::SOURCE_ALPHA, blend::ONE_MINUS_SOURCE_ALPHA)
     );
     assert_eq!(s.angular_velocity, d.angular_velocity);
-    assert!(
-        c.unresolved.is_empty() && c.warnings.is_empty(),
-        "{:?} {:?}",
-        c.unresolved,
-        c.warnings
-    );
+    assert!(c.unresolved.is_empty() && c.warnings.is_empty(), "{:?} {:?}", c.unresolved, c.warnings);
 }
 
 #[test]
@@ -90,37 +82,20 @@ fn linkset_targets_by_constant_number_and_expression() {
     assert_eq!(c[1].link, Some(LinkTarget::Number(3)));
     assert_eq!(c[1].line, line_of(&src, "llLinkParticleSystem(CHIMNEY", 0));
     assert_eq!(c[1].system.pattern, pattern::ANGLE_CONE);
-    assert_eq!(
-        c[1].texture.as_deref(),
-        Some("5e120ba1-5805-dc57-66b7-f5ac4bd18f86")
-    );
-    let id: Uuid = "5e120ba1-5805-dc57-66b7-f5ac4bd18f86"
-        .parse()
-        .expect("uuid");
+    assert_eq!(c[1].texture.as_deref(), Some("5e120ba1-5805-dc57-66b7-f5ac4bd18f86"));
+    let id: Uuid = "5e120ba1-5805-dc57-66b7-f5ac4bd18f86".parse().expect("uuid");
     assert_eq!(c[1].system.part_image_id, id);
-    assert_eq!(
-        c[1].system.part.flags.0,
-        PartFlags::EMISSIVE | PartFlags::FOLLOW_VELOCITY
-    );
+    assert_eq!(c[1].system.part.flags.0, PartFlags::EMISSIVE | PartFlags::FOLLOW_VELOCITY);
     assert_eq!(c[1].system.burst_part_count, 10);
     assert_eq!(c[2].link, Some(LinkTarget::Named("LINK_THIS".into())));
     assert_eq!(
-        (
-            c[2].system.part.blend_func_source,
-            c[2].system.part.blend_func_dest
-        ),
+        (c[2].system.part.blend_func_source, c[2].system.part.blend_func_dest),
         (blend::ONE, blend::ONE_MINUS_SOURCE_ALPHA)
     );
     assert_eq!(c[2].system.part.start_glow, 0.2);
     assert_eq!(c[3].link, Some(LinkTarget::Number(4)));
-    assert_eq!(
-        c[3].system.part.max_age, 3.0,
-        "an integer is accepted by a float rule"
-    );
-    assert_eq!(
-        c[4].link, None,
-        "a detected link number is only known at run time"
-    );
+    assert_eq!(c[3].system.part.max_age, 3.0, "an integer is accepted by a float rule");
+    assert_eq!(c[4].link, None, "a detected link number is only known at run time");
     assert_eq!(rules_unresolved(&c[4]), vec!["link"]);
     assert!(c[4].unresolved[0].reason.contains("llDetectedLinkNumber"));
     assert_eq!(c[4].system.part.max_age, 1.0);
@@ -151,10 +126,7 @@ fn campfire_several_systems_in_functions_and_states() {
     assert_eq!(fire.part.max_age, 1.2);
     assert_eq!((fire.burst_rate, fire.burst_part_count), (0.05, 4));
     assert_eq!(fire.part_accel, Vec3::new(0.0, 0.0, 0.8));
-    assert_eq!(
-        (fire.part.blend_func_source, fire.part.blend_func_dest),
-        (blend::SOURCE_ALPHA, blend::ONE)
-    );
+    assert_eq!((fire.part.blend_func_source, fire.part.blend_func_dest), (blend::SOURCE_ALPHA, blend::ONE));
     let smoke = &c[1].system;
     assert_eq!(smoke.part.flags.0, 0x1 | 0x2 | 0x8);
     assert_eq!(smoke.part.start_color, Vec4::new(0.3, 0.3, 0.3, 0.6));
@@ -168,9 +140,7 @@ fn campfire_several_systems_in_functions_and_states() {
     assert_eq!(sparks.part_accel, Vec3::new(0.0, 0.0, -9.8));
     assert_eq!((sparks.part.start_glow, sparks.part.end_glow), (0.3, 0.0));
     assert!(c[3].empty);
-    assert!(c
-        .iter()
-        .all(|c| c.unresolved.is_empty() && c.warnings.is_empty()));
+    assert!(c.iter().all(|c| c.unresolved.is_empty() && c.warnings.is_empty()));
 }
 
 #[test]
@@ -178,26 +148,16 @@ fn list_variables_and_plus_joins() {
     let c = calls("rules_list.lsl");
     assert_eq!(c.len(), 3);
     let a = &c[0].system;
-    assert_eq!(
-        (a.part.flags.0, a.pattern, a.part.max_age),
-        (PartFlags::INTERP_COLOR, pattern::DROP, 2.0)
-    );
+    assert_eq!((a.part.flags.0, a.pattern, a.part.max_age), (PartFlags::INTERP_COLOR, pattern::DROP, 2.0));
     assert_eq!((a.part.start_glow, a.part.end_glow), (0.5, 0.1));
     assert_eq!(c[1].system.part.max_age, 4.0, "the later duplicate wins");
     assert_eq!(c[1].system.part.flags.0, PartFlags::INTERP_COLOR);
     let r = &c[2];
-    assert_eq!(
-        (r.system.burst_part_count, r.system.burst_rate),
-        (20, 0.25),
-        "`+=` on a local list"
-    );
+    assert_eq!((r.system.burst_part_count, r.system.burst_rate), (20, 0.25), "`+=` on a local list");
     assert_eq!(r.system.part.max_age, 2.0);
     assert_eq!(rules_unresolved(r), vec!["(list segment)"]);
     assert!(r.unresolved[0].reason.contains("llGetPrimitiveParams"));
-    assert_eq!(
-        r.system.part.start_color.w, 0.5,
-        "pairs after the run-time segment still apply"
-    );
+    assert_eq!(r.system.part.start_color.w, 0.5, "pairs after the run-time segment still apply");
 }
 
 #[test]
@@ -210,11 +170,7 @@ fn legacy_inner_outer_angles_and_sl_clamps() {
     assert!(!s.flags.contains(SysFlags::USE_NEW_ANGLE));
     assert_eq!(s.burst_speed_min, 0.0, "-2 m/s encodes as 0");
     assert_eq!(s.burst_speed_max, 100.0, "150 m/s clamps to 100");
-    assert_eq!(
-        s.part.start_scale,
-        Vec2::new(4.0, 0.02),
-        "SL caps scale at 4 m, no lower clamp"
-    );
+    assert_eq!(s.part.start_scale, Vec2::new(4.0, 0.02), "SL caps scale at 4 m, no lower clamp");
     assert_eq!(s.part.max_age, 30.0);
     assert_eq!(s.burst_part_count, 255);
     assert_eq!(s.part_accel, Vec3::new(0.0, 0.0, -100.0));
@@ -243,10 +199,7 @@ fn angle_begin_end_set_the_new_angle_flag_and_legacy_rule_clears_it() {
     assert_eq!(s.max_age, 5.0);
     let t = &c[1].system;
     assert_eq!((t.inner_angle, t.outer_angle), (0.2, 0.7));
-    assert!(
-        !t.flags.contains(SysFlags::USE_NEW_ANGLE),
-        "OUTERANGLE came last"
-    );
+    assert!(!t.flags.contains(SysFlags::USE_NEW_ANGLE), "OUTERANGLE came last");
 }
 
 #[test]
@@ -266,11 +219,7 @@ fn pi_and_degree_arithmetic() {
     assert_eq!(s.part_accel, Vec3::new(0.0, 0.0, -0.5));
     assert!(close(s.part.start_color.y, 128.0 / 255.0) && s.part.start_color.x == 1.0);
     assert!(close(s.part.end_color.w, 90.0 * 180.0 / PI / 8100.0));
-    assert!(
-        c[0].unresolved.is_empty() && c[0].warnings.is_empty(),
-        "{:?}",
-        c[0].warnings
-    );
+    assert!(c[0].unresolved.is_empty() && c[0].warnings.is_empty(), "{:?}", c[0].warnings);
 }
 
 #[test]
@@ -281,10 +230,7 @@ fn run_time_values_are_reported_and_take_defaults() {
     let d = PartSysData::default();
     // burst(float size, integer n): parameters.
     assert_eq!(c[0].line, line_of(&src, "llParticleSystem(", 0));
-    assert_eq!(
-        rules_unresolved(&c[0]),
-        vec!["PSYS_PART_START_SCALE", "PSYS_SRC_BURST_PART_COUNT"]
-    );
+    assert_eq!(rules_unresolved(&c[0]), vec!["PSYS_PART_START_SCALE", "PSYS_SRC_BURST_PART_COUNT"]);
     assert!(c[0].unresolved[0].reason.contains("size"));
     assert_eq!(c[0].system.part.start_scale, d.part.start_scale);
     assert_eq!(c[0].system.burst_part_count, d.burst_part_count);
@@ -293,11 +239,7 @@ fn run_time_values_are_reported_and_take_defaults() {
     // llGetKey / llFrand / inventory lookups.
     assert_eq!(
         rules_unresolved(&c[1]),
-        vec![
-            "PSYS_SRC_TARGET_KEY",
-            "PSYS_SRC_BURST_RATE",
-            "PSYS_SRC_TEXTURE"
-        ]
+        vec!["PSYS_SRC_TARGET_KEY", "PSYS_SRC_BURST_RATE", "PSYS_SRC_TEXTURE"]
     );
     assert!(c[1].unresolved[1].reason.contains("llFrand"));
     assert_eq!(c[1].system.burst_rate, d.burst_rate);
@@ -305,10 +247,7 @@ fn run_time_values_are_reported_and_take_defaults() {
     assert_eq!(c[1].system.part.flags.0, PartFlags::TARGET_POS);
     assert_eq!(c[1].system.part.max_age, 5.0);
     // A local from llFrand, and a global assigned in another handler.
-    assert_eq!(
-        rules_unresolved(&c[2]),
-        vec!["PSYS_PART_START_ALPHA", "PSYS_SRC_TARGET_KEY"]
-    );
+    assert_eq!(rules_unresolved(&c[2]), vec!["PSYS_PART_START_ALPHA", "PSYS_SRC_TARGET_KEY"]);
     assert!(c[2].unresolved[0].reason.contains("llFrand"));
     assert_eq!(c[2].system.part.start_color.w, 1.0);
     assert_eq!(c[2].system.part.end_color.w, 0.5);
@@ -321,11 +260,7 @@ fn run_time_values_are_reported_and_take_defaults() {
 #[test]
 fn states_user_functions_locals_and_branches() {
     let c = calls("states_functions.lsl");
-    assert_eq!(
-        c.len(),
-        3,
-        "calls inside strings and comments are not calls"
-    );
+    assert_eq!(c.len(), 3, "calls inside strings and comments are not calls");
     let s = &c[0].system;
     assert_eq!(s.part.max_age, 6.0, "local float");
     assert_eq!(s.part.start_scale, Vec2::new(0.25, 0.25), "local vector");
@@ -334,11 +269,7 @@ fn states_user_functions_locals_and_branches() {
     assert!(c[0].unresolved[0].reason.contains("clampi"));
     assert!(c[1].empty);
     assert_eq!(c[2].system.part.flags.0, PartFlags::FOLLOW_SRC);
-    assert_eq!(
-        rules_unresolved(&c[2]),
-        vec!["PSYS_SRC_BURST_SPEED_MAX"],
-        "assigned in a branch"
-    );
+    assert_eq!(rules_unresolved(&c[2]), vec!["PSYS_SRC_BURST_SPEED_MAX"], "assigned in a branch");
 }
 
 #[test]
@@ -346,18 +277,8 @@ fn empty_list_switches_off() {
     let c = calls("switch_off.lsl");
     assert_eq!(c.len(), 3);
     assert!(!c[0].empty);
-    assert_eq!(
-        (
-            c[0].system.part.flags.0,
-            c[0].system.pattern,
-            c[0].system.burst_part_count
-        ),
-        (0, 1, 3)
-    );
-    assert!(
-        c[1].empty && c[2].empty,
-        "literal [] and an empty list global"
-    );
+    assert_eq!((c[0].system.part.flags.0, c[0].system.pattern, c[0].system.burst_part_count), (0, 1, 3));
+    assert!(c[1].empty && c[2].empty, "literal [] and an empty list global");
 }
 
 #[test]
@@ -365,12 +286,7 @@ fn syntax_error_has_line_and_column() {
     let src = script("syntax_error.lsl");
     let e = import(&src).expect_err("mismatched bracket");
     let line = line_of(&src, "2.0);", 0);
-    let col = src
-        .lines()
-        .nth(line as usize - 1)
-        .and_then(|l| l.find(");"))
-        .expect("paren")
-        + 1;
+    let col = src.lines().nth(line as usize - 1).and_then(|l| l.find(");")).expect("paren") + 1;
     assert_eq!((e.line, e.column as usize), (line, col));
     assert!(e.to_string().contains(&format!("line {line}")));
 }
@@ -380,25 +296,15 @@ fn invalid_values_are_per_rule_warnings() {
     let c = calls("invalid_values.lsl");
     assert_eq!(c.len(), 1);
     let s = &c[0].system;
-    assert_eq!(
-        s.part.blend_func_source,
-        blend::SOURCE_ALPHA,
-        "6 is not valid for scripts"
-    );
+    assert_eq!(s.part.blend_func_source, blend::SOURCE_ALPHA, "6 is not valid for scripts");
     assert_eq!(s.part.blend_func_dest, blend::ZERO);
-    assert_eq!(
-        s.part.start_color,
-        Vec4::ONE,
-        "the mistyped colour keeps its default"
-    );
+    assert_eq!(s.part.start_color, Vec4::ONE, "the mistyped colour keeps its default");
     assert_eq!(s.pattern, pattern::ANGLE, "4.7 truncates to 4");
     assert_eq!(s.part.max_age, 7.0);
     assert_eq!(s.part.end_color, Vec4::new(1.0, 0.0, 0.5, 1.0));
     assert_eq!(s.part.end_glow, 1.0);
     assert!(s.target_uuid.is_nil());
-    let id: Uuid = "5e120ba1-5805-dc57-66b7-f5ac4bd18f86"
-        .parse()
-        .expect("uuid");
+    let id: Uuid = "5e120ba1-5805-dc57-66b7-f5ac4bd18f86".parse().expect("uuid");
     assert_eq!(s.part_image_id, id);
     let w = c[0].warnings.join("\n");
     for needle in [

@@ -83,12 +83,162 @@ gpu_struct! {
     }
 }
 
+gpu_struct! {
+    size = 256;
+    /// Per-frame constants (see `gpu_types.glsl` for each field's meaning and unit).
+    pub struct FrameUniform {
+        /// World to clip (Vulkan clip space, y down, depth 0..1).
+        pub clip_from_world: [[f32; 4]; 4],
+        /// Clip to world.
+        pub world_from_clip: [[f32; 4]; 4],
+        /// Camera position (m); w = exposure multiplier.
+        pub camera_pos: [f32; 4],
+        /// Unit vector toward the sun; w = illuminance.
+        pub sun_dir: [f32; 4],
+        /// Sun colour; w = 1 when the sun casts shadows.
+        pub sun_color: [f32; 4],
+        /// Ambient radiance from the sky.
+        pub ambient_sky: [f32; 4],
+        /// Ambient radiance from the ground.
+        pub ambient_ground: [f32; 4],
+        /// View distance (m) at the far end of each cascade.
+        pub cascade_far: [f32; 4],
+        /// Width, height, 1/width, 1/height.
+        pub screen: [f32; 4],
+        /// Lights, cascades, frame index, shadow atlas size.
+        pub counts: [u32; 4],
+    }
+}
+
+gpu_struct! {
+    size = 96;
+    /// One local light (point, spot or projector).
+    pub struct GpuLight {
+        /// Position (m); w = range (m).
+        pub position_range: [f32; 4],
+        /// Colour; w = intensity.
+        pub color_intensity: [f32; 4],
+        /// Direction; w = cos(outer half-angle).
+        pub direction_cos_outer: [f32; 4],
+        /// Projector up; w = cos(inner half-angle).
+        pub up_cos_inner: [f32; 4],
+        /// Kind, first shadow layer, projector texture layer, flags.
+        pub kind_shadow: [u32; 4],
+        /// tan(half fov), focus, near plane (m), unused.
+        pub projector: [f32; 4],
+    }
+}
+
+gpu_struct! {
+    size = 80;
+    /// One layer of the shadow atlas.
+    pub struct ShadowView {
+        /// World to the layer's clip space.
+        pub clip_from_world: [[f32; 4]; 4],
+        /// Texel size, normal-offset scale, is-ortho, unused.
+        pub params: [f32; 4],
+    }
+}
+
+gpu_struct! {
+    size = 160;
+    /// One opaque object.
+    pub struct GpuObject {
+        /// Local to world.
+        pub world_from_local: [[f32; 4]; 4],
+        /// Inverse transpose of `world_from_local`.
+        pub normal_from_local: [[f32; 4]; 4],
+        /// Albedo.
+        pub albedo: [f32; 4],
+        /// Emitted radiance.
+        pub emissive: [f32; 4],
+    }
+}
+
+gpu_struct! {
+    size = 16;
+    /// Per-draw push constants of the geometry passes.
+    pub struct DrawPush {
+        /// Object index.
+        pub object: u32,
+        /// Shadow atlas layer (shadow pass).
+        pub view: u32,
+        /// Padding.
+        pub pad0: u32,
+        /// Padding.
+        pub pad1: u32,
+    }
+}
+
+gpu_struct! {
+    size = 16;
+    /// Push constants of `host.tonemap`.
+    pub struct TonemapPush {
+        /// Exposure multiplier applied before the curve.
+        pub exposure: f32,
+        /// Output width.
+        pub width: u32,
+        /// Output height.
+        pub height: u32,
+        /// Padding.
+        pub pad0: u32,
+    }
+}
+
+gpu_struct! {
+    size = 192;
+    /// Froxel fog constants (see `gpu_types.glsl`).
+    pub struct FogUniform {
+        /// Last frame's world to clip.
+        pub prev_clip_from_world: [[f32; 4]; 4],
+        /// Camera forward; w = tan(fov_y / 2).
+        pub forward_tan: [f32; 4],
+        /// Camera right; w = aspect.
+        pub right_aspect: [f32; 4],
+        /// Camera up.
+        pub up: [f32; 4],
+        /// Froxels along x, y, z; w = depth jitter.
+        pub grid: [f32; 4],
+        /// Near, far, ln(far / near), history weight.
+        pub slices: [f32; 4],
+        /// Density, falloff, base height, anisotropy.
+        pub height_fog: [f32; 4],
+        /// Height-fog albedo; w = fog volume count.
+        pub fog_albedo: [f32; 4],
+        /// Camera near and far planes.
+        pub camera_planes: [f32; 4],
+    }
+}
+
+gpu_struct! {
+    size = 48;
+    /// A local fog volume.
+    pub struct GpuFogVolume {
+        /// Centre; w = kind (0 box, 1 sphere).
+        pub center_kind: [f32; 4],
+        /// Half extents or radius; w = extinction.
+        pub extent_density: [f32; 4],
+        /// Albedo.
+        pub albedo: [f32; 4],
+    }
+}
+
 /// Every mirrored struct, for the mirror test: (name, fields, size).
 pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
     fn entry<T: GpuStruct>() -> (&'static str, &'static [GpuField], usize) {
         (T::NAME, T::FIELDS, std::mem::size_of::<T>())
     }
-    vec![entry::<FillParams>()]
+    vec![
+        entry::<FillParams>(),
+        entry::<FrameUniform>(),
+        entry::<GpuLight>(),
+        entry::<ShadowView>(),
+        entry::<GpuObject>(),
+        entry::<DrawPush>(),
+        entry::<TonemapPush>(),
+        entry::<FogUniform>(),
+        entry::<GpuFogVolume>(),
+    ]
 }
 
 #[cfg(test)]

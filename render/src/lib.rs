@@ -10,11 +10,15 @@
 
 pub mod cli;
 pub mod error;
+pub mod frame;
+pub mod froxel;
 pub mod gpu_types;
 pub mod names;
 pub mod passes;
 pub mod scene;
+pub mod view;
 pub mod vk;
+pub mod world;
 
 /// SPIR-V of every shader, compiled from GLSL by build.rs.
 pub mod shaders {

@@ -50,7 +50,85 @@ enum SettingsAction {
 }
 
 #[derive(Subcommand, Debug)]
+enum PsysAction {
+    /// Decode a PSYS block (hex) exactly as the viewer does; JSON out; exit 3 when rejected.
+    Decode {
+        /// The block as hex digits (whitespace allowed).
+        hex: String,
+    },
+    /// Encode the JSON shape `psys decode` prints back into the block a simulator would send.
+    Encode {
+        /// A JSON file, or `-` for standard input.
+        source: String,
+    },
+}
+
+#[derive(Subcommand, Debug)]
 enum Command {
+    /// Legacy particle-system blocks (the PSYS block of object updates).
+    Psys {
+        #[command(subcommand)]
+        action: PsysAction,
+    },
+    /// Why each particle system does or does not become fog: verdict, score, exclusions, factors.
+    Classify {
+        /// An LSL script.
+        #[arg(long, group = "input")]
+        lsl: Option<PathBuf>,
+        /// A PSYS block as hex.
+        #[arg(long, group = "input")]
+        hex: Option<String>,
+        /// A scene file.
+        #[arg(long, group = "input")]
+        scene: Option<PathBuf>,
+        /// Images named like the systems' textures (by file stem: name or UUID).
+        #[arg(long, value_name = "DIR")]
+        texture_dir: Option<PathBuf>,
+        /// How a texture without statistics is treated (unknown: stays a billboard).
+        #[arg(long, default_value = "unknown", value_name = "unknown|soft|shaped")]
+        unknown_texture: String,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        settings: SettingsArgs,
+    },
+    /// Texture statistics (mean alpha, edge energy, colour, softness, soft/shaped verdict).
+    Texstats {
+        /// PNG, TGA or JPEG files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print a JSON array instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Import every llParticleSystem / llLinkParticleSystem call of an LSL script as JSON.
+    Lsl {
+        /// The script.
+        script: PathBuf,
+    },
+    /// Render a scene to PNG images and print per-pass GPU timings.
+    Render {
+        /// The scene file (TOML; see scenes/README.md).
+        scene: PathBuf,
+        /// Output size in pixels.
+        #[arg(long, default_value = "1280x720", value_parser = cli::render::parse_size)]
+        size: (u32, u32),
+        /// Frames to render.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+        frames: u32,
+        /// Simulated frames per second.
+        #[arg(long, default_value_t = 30.0)]
+        fps: f32,
+        /// Output folder.
+        #[arg(long, default_value = "out")]
+        out: PathBuf,
+        /// Write only the last frame.
+        #[arg(long)]
+        last: bool,
+        #[command(flatten)]
+        settings: SettingsArgs,
+    },
     /// Read and change viewer settings in a settings.xml (LLSD), keeping every other key.
     Settings {
         /// The settings file.
@@ -84,8 +162,70 @@ fn main() -> ExitCode {
     }
 }
 
+fn exit_code(code: i32) -> ExitCode {
+    ExitCode::from(u8::try_from(code).unwrap_or(1))
+}
+
 fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let desc = render::GpuDesc {
+        validation: args.validation,
+        device: args.device.as_deref().unwrap_or("auto").parse().unwrap_or_default(),
+    };
     match args.command {
+        Command::Psys { action: PsysAction::Decode { hex } } => {
+            let (json, code) = cli::psys::decode(&hex);
+            println!("{json}");
+            return Ok(exit_code(code));
+        }
+        Command::Psys { action: PsysAction::Encode { source } } => {
+            println!("{}", cli::psys::encode(&source)?)
+        }
+        Command::Classify { lsl, hex, scene, texture_dir, unknown_texture, json, settings } => {
+            let source = match (lsl, hex, scene) {
+                (Some(p), None, None) => cli::classify::Source::Lsl(p),
+                (None, Some(h), None) => cli::classify::Source::Hex(h),
+                (None, None, Some(p)) => cli::classify::Source::Scene(p),
+                _ => anyhow::bail!("give exactly one of --lsl FILE, --hex HEX or --scene FILE"),
+            };
+            let policy: fog::report::UnknownTexturePolicy = unknown_texture.parse()?;
+            let s = cli::classify::settings_for(settings.file.as_ref(), &settings.overrides)?;
+            print!("{}", cli::classify::run(&source, texture_dir.as_deref(), policy, &s, json)?.trim_end());
+            println!();
+        }
+        Command::Texstats { files, json } => {
+            if json {
+                println!("{}", serde_json::to_string_pretty(&assetstats::texstats_json(&files))?);
+            } else {
+                print!("{}", assetstats::texstats_table(&files));
+            }
+        }
+        Command::Lsl { script } => match cli::psys::lsl(&script)? {
+            Ok(json) => println!("{json}"),
+            Err(message) => {
+                eprintln!("error: {message}");
+                return Ok(exit_code(cli::psys::EXIT_REJECTED));
+            }
+        },
+        Command::Render { scene, size, frames, fps, out, last, settings } => {
+            anyhow::ensure!(fps.is_finite() && fps > 0.0, "--fps must be a positive number");
+            let job = cli::render::RenderJob {
+                scene,
+                width: size.0,
+                height: size.1,
+                frames,
+                fps,
+                out,
+                last_only: last,
+                settings_file: settings.file,
+                overrides: settings.overrides,
+            };
+            let report = cli::render::run(&job, &desc)?;
+            println!(
+                "{} on {} at {}x{}, {} frame(s):",
+                report.scene, report.device, report.width, report.height, report.frames
+            );
+            print!("{}", render::vk::profiler::format_table(&report.passes));
+        }
         Command::Devices { json } => {
             let devices = cli::devices::list(args.validation)?;
             if json {

@@ -92,6 +92,7 @@ fn cleared_image_reads_back_with_the_clear_colour() {
             format: vk::Format::R8G8B8A8_UNORM,
             extent: vk::Extent3D { width: 37, height: 19, depth: 1 },
             layers: 1,
+            array: false,
             usage: vk::ImageUsageFlags::TRANSFER_DST | vk::ImageUsageFlags::TRANSFER_SRC,
         })?;
         gpu.submit(|rec| {
@@ -179,6 +180,7 @@ fn canary_reports_a_wrong_image_layout() {
             format: vk::Format::R8G8B8A8_UNORM,
             extent: vk::Extent3D { width: 8, height: 8, depth: 1 },
             layers: 1,
+            array: false,
             usage: vk::ImageUsageFlags::STORAGE | vk::ImageUsageFlags::SAMPLED,
         })?;
         let pipe = gpu.create_compute_pipeline(

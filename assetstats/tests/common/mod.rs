@@ -104,15 +104,9 @@ pub fn heart() -> impl Fn(f32, f32) -> f32 {
 
 /// 5 x 7 bitmaps of the letters F, O and G (rows top to bottom, bit 4 = leftmost column).
 const GLYPHS: [[u8; 7]; 3] = [
-    [
-        0b11111, 0b10000, 0b10000, 0b11110, 0b10000, 0b10000, 0b10000,
-    ],
-    [
-        0b01110, 0b10001, 0b10001, 0b10001, 0b10001, 0b10001, 0b01110,
-    ],
-    [
-        0b01110, 0b10001, 0b10000, 0b10111, 0b10001, 0b10001, 0b01111,
-    ],
+    [0b11111, 0b10000, 0b10000, 0b11110, 0b10000, 0b10000, 0b10000],
+    [0b01110, 0b10001, 0b10001, 0b10001, 0b10001, 0b10001, 0b01110],
+    [0b01110, 0b10001, 0b10000, 0b10111, 0b10001, 0b10001, 0b01111],
 ];
 
 /// The word "FOG" in block letters across the middle of the texture.
@@ -161,13 +155,10 @@ impl Rng {
 /// Speckle: 60 hard dots of radius 0.015 texture widths at random places.
 pub fn speckle() -> impl Fn(f32, f32) -> f32 {
     let mut rng = Rng::new(7);
-    let dots: Vec<(f32, f32)> = (0..60)
-        .map(|_| (0.05 + 0.9 * rng.next_f32(), 0.05 + 0.9 * rng.next_f32()))
-        .collect();
+    let dots: Vec<(f32, f32)> =
+        (0..60).map(|_| (0.05 + 0.9 * rng.next_f32(), 0.05 + 0.9 * rng.next_f32())).collect();
     move |u, v| {
-        let hit = dots
-            .iter()
-            .any(|&(x, y)| (u - x).powi(2) + (v - y).powi(2) <= 0.015f32.powi(2));
+        let hit = dots.iter().any(|&(x, y)| (u - x).powi(2) + (v - y).powi(2) <= 0.015f32.powi(2));
         if hit {
             1.0
         } else {

@@ -194,19 +194,11 @@ mod tests {
     #[test]
     fn value_constants() {
         assert_eq!(lookup("PSYS_PART_RIBBON_MASK"), Some(Value::Int(0x400)));
-        assert_eq!(
-            lookup("PSYS_SRC_PATTERN_ANGLE_CONE_EMPTY"),
-            Some(Value::Int(0x10))
-        );
-        assert_eq!(
-            lookup("PSYS_PART_BF_ONE_MINUS_SOURCE_ALPHA"),
-            Some(Value::Int(9))
-        );
+        assert_eq!(lookup("PSYS_SRC_PATTERN_ANGLE_CONE_EMPTY"), Some(Value::Int(0x10)));
+        assert_eq!(lookup("PSYS_PART_BF_ONE_MINUS_SOURCE_ALPHA"), Some(Value::Int(9)));
         assert_eq!(lookup("LINK_SET"), Some(Value::Int(-1)));
         assert!(is_link_constant("LINK_ALL_OTHERS") && !is_link_constant("LINK_BOGUS"));
-        let Some(Value::Float(deg)) = lookup("DEG_TO_RAD") else {
-            panic!("DEG_TO_RAD")
-        };
+        let Some(Value::Float(deg)) = lookup("DEG_TO_RAD") else { panic!("DEG_TO_RAD") };
         assert!((deg * 180.0 - std::f64::consts::PI).abs() < 1e-6);
         assert_eq!(lookup("llFrand"), None);
     }

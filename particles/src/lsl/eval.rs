@@ -88,9 +88,7 @@ impl Env {
             Expr::Str(s) => Ok(Value::Str(s.clone())),
             Expr::Ident(name) => self.lookup(name),
             Expr::Vector(items) => self.vector(items),
-            Expr::List(items) => Ok(Value::List(
-                items.iter().flat_map(|i| self.list_item(i)).collect(),
-            )),
+            Expr::List(items) => Ok(Value::List(items.iter().flat_map(|i| self.list_item(i)).collect())),
             Expr::Call(name) => Err(format!("run-time value: {name}(...)")),
             Expr::Cast(ty, inner) => cast(ty, self.eval(inner)?),
             Expr::Unary(op, inner) => unary(op, self.eval(inner)?),
@@ -243,17 +241,11 @@ fn binary(op: &str, a: Value, b: Value) -> Eval {
         (Vector(v), Int(_) | Float(_)) | (Int(_) | Float(_), Vector(v)) if op == "*" => {
             Ok(Vector(v.map(|c| c * scalar)))
         }
-        (Vector(v), Int(_) | Float(_)) if op == "/" && scalar != 0.0 => {
-            Ok(Vector(v.map(|c| c / scalar)))
-        }
+        (Vector(v), Int(_) | Float(_)) if op == "/" && scalar != 0.0 => Ok(Vector(v.map(|c| c / scalar))),
         (Str(x), Str(y)) if op == "+" => Ok(Str(x + &y)),
         (Str(x), Str(y)) if op == "==" => Ok(Int(i32::from(x == y))),
         (Rot(_), _) | (_, Rot(_)) => Err(format!("unsupported: rotation arithmetic `{op}`")),
-        (x, y) => Err(format!(
-            "type error: {} {op} {}",
-            x.type_name(),
-            y.type_name()
-        )),
+        (x, y) => Err(format!("type error: {} {op} {}", x.type_name(), y.type_name())),
     }
 }
 
@@ -365,14 +357,9 @@ mod tests {
 
     #[test]
     fn constants_and_pi_arithmetic() {
-        let Ok(Value::Float(x)) = ev("PI_BY_TWO - 30 * DEG_TO_RAD") else {
-            panic!("float")
-        };
+        let Ok(Value::Float(x)) = ev("PI_BY_TWO - 30 * DEG_TO_RAD") else { panic!("float") };
         assert!((x - std::f64::consts::FRAC_PI_3).abs() < 1e-6);
-        assert_eq!(
-            ev("PSYS_PART_EMISSIVE_MASK | PSYS_PART_WIND_MASK"),
-            Ok(Value::Int(0x108))
-        );
+        assert_eq!(ev("PSYS_PART_EMISSIVE_MASK | PSYS_PART_WIND_MASK"), Ok(Value::Int(0x108)));
         assert_eq!(ev("TRUE + TRUE"), Ok(Value::Int(2)));
         assert_eq!(ev("(key)\"abc\""), Ok(Value::Key("abc".into())));
         assert!(ev("NOT_A_CONSTANT").is_err_and(|r| r.contains("NOT_A_CONSTANT")));
@@ -380,15 +367,11 @@ mod tests {
 
     #[test]
     fn lists_keep_known_neighbours_of_run_time_elements() {
-        let Ok(Value::List(items)) = ev("[1, llFrand(2.0), 3]") else {
-            panic!("list")
-        };
+        let Ok(Value::List(items)) = ev("[1, llFrand(2.0), 3]") else { panic!("list") };
         assert_eq!(items[0], Item::Known(Value::Int(1)));
         assert!(matches!(&items[1], Item::Unknown(r) if r == "run-time value: llFrand(...)"));
         assert_eq!(items[2], Item::Known(Value::Int(3)));
-        let Ok(Value::List(items)) = ev("[1] + llGetList() + [2] + 3") else {
-            panic!("list")
-        };
+        let Ok(Value::List(items)) = ev("[1] + llGetList() + [2] + 3") else { panic!("list") };
         assert_eq!(items.len(), 4);
         assert!(matches!(&items[1], Item::Splice(r) if r.contains("llGetList")));
         assert_eq!(items[3], Item::Known(Value::Int(3)));

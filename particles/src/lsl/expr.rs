@@ -10,16 +10,8 @@ use super::lexer::{Tok, Token};
 use super::LslError;
 
 /// The type keywords of LSL (`quaternion` is the old spelling of `rotation`).
-pub const TYPE_NAMES: [&str; 8] = [
-    "integer",
-    "float",
-    "string",
-    "key",
-    "vector",
-    "rotation",
-    "quaternion",
-    "list",
-];
+pub const TYPE_NAMES: [&str; 8] =
+    ["integer", "float", "string", "key", "vector", "rotation", "quaternion", "list"];
 
 /// A parsed expression.
 #[derive(Clone, Debug, PartialEq)]
@@ -79,11 +71,7 @@ pub struct Parser<'a> {
 impl<'a> Parser<'a> {
     /// Starts parsing at token `pos`.
     pub fn new(toks: &'a [Token], pos: usize) -> Self {
-        Parser {
-            toks,
-            pos,
-            depth: 0,
-        }
+        Parser { toks, pos, depth: 0 }
     }
 
     /// The token at `pos + ahead`, if any.
@@ -98,10 +86,7 @@ impl<'a> Parser<'a> {
 
     /// Line and column of the token at absolute index `i` (or of the last token).
     pub fn line_col(&self, i: usize) -> (u32, u32) {
-        self.toks
-            .get(i)
-            .or_else(|| self.toks.last())
-            .map_or((1, 1), |t| (t.line, t.col))
+        self.toks.get(i).or_else(|| self.toks.last()).map_or((1, 1), |t| (t.line, t.col))
     }
 
     /// True when the token `ahead` places on is the punctuation `p`.
@@ -147,9 +132,7 @@ impl<'a> Parser<'a> {
     /// True when the next two tokens are `>` `>` with nothing between them.
     fn adjacent_gt(&self) -> bool {
         match (self.toks.get(self.pos), self.toks.get(self.pos + 1)) {
-            (Some(a), Some(b)) => {
-                b.tok == Tok::Punct(">") && a.line == b.line && b.col == a.col + 1
-            }
+            (Some(a), Some(b)) => b.tok == Tok::Punct(">") && a.line == b.line && b.col == a.col + 1,
             _ => false,
         }
     }
@@ -168,11 +151,7 @@ impl<'a> Parser<'a> {
         let mut lhs = self.unary()?;
         while let Some(Tok::Punct(first)) = self.peek(0) {
             // `>>` is lexed as two `>` (so that vectors can close); adjacent ones shift right.
-            let op: &'static str = if *first == ">" && self.adjacent_gt() {
-                ">>"
-            } else {
-                first
-            };
+            let op: &'static str = if *first == ">" && self.adjacent_gt() { ">>" } else { first };
             let Some(prec) = precedence(op) else { break };
             if prec < min_prec || (no_gt && op.starts_with('>')) {
                 break;
@@ -326,22 +305,14 @@ mod tests {
 
     #[test]
     fn multiplication_binds_tighter_than_addition() {
-        assert_eq!(
-            parse("1 + 2 * 3"),
-            bin("+", Expr::Int(1), bin("*", Expr::Int(2), Expr::Int(3)))
-        );
-        assert_eq!(
-            parse("(1 + 2) * 3"),
-            bin("*", bin("+", Expr::Int(1), Expr::Int(2)), Expr::Int(3))
-        );
+        assert_eq!(parse("1 + 2 * 3"), bin("+", Expr::Int(1), bin("*", Expr::Int(2), Expr::Int(3))));
+        assert_eq!(parse("(1 + 2) * 3"), bin("*", bin("+", Expr::Int(1), Expr::Int(2)), Expr::Int(3)));
     }
 
     #[test]
     fn vector_closes_at_greater_than_and_comparisons_work_in_parentheses() {
         let v = parse("<1, -2, (3 > 2)>");
-        let Expr::Vector(items) = v else {
-            panic!("not a vector")
-        };
+        let Expr::Vector(items) = v else { panic!("not a vector") };
         assert_eq!(items[1], Expr::Unary("-", Box::new(Expr::Int(2))));
         assert_eq!(items[2], bin(">", Expr::Int(3), Expr::Int(2)));
         assert!(matches!(parse("<0,0,0,1>"), Expr::Vector(ref i) if i.len() == 4));
@@ -349,26 +320,16 @@ mod tests {
 
     #[test]
     fn casts_calls_and_members() {
-        assert_eq!(
-            parse("(float)3"),
-            Expr::Cast("float".into(), Box::new(Expr::Int(3)))
-        );
+        assert_eq!(parse("(float)3"), Expr::Cast("float".into(), Box::new(Expr::Int(3))));
         assert_eq!(parse("llFrand(1.0 + x)"), Expr::Call("llFrand".into()));
-        assert_eq!(
-            parse("v.z"),
-            Expr::Member(Box::new(Expr::Ident("v".into())), "z".into())
-        );
+        assert_eq!(parse("v.z"), Expr::Member(Box::new(Expr::Ident("v".into())), "z".into()));
     }
 
     #[test]
     fn flag_or_is_left_associative() {
         assert_eq!(
             parse("A | B | C"),
-            bin(
-                "|",
-                bin("|", Expr::Ident("A".into()), Expr::Ident("B".into())),
-                Expr::Ident("C".into())
-            )
+            bin("|", bin("|", Expr::Ident("A".into()), Expr::Ident("B".into())), Expr::Ident("C".into()))
         );
     }
 

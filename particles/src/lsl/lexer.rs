@@ -41,13 +41,12 @@ pub struct Token {
 }
 
 /// Operators of two characters, tried before single characters.
-const PUNCT2: [&str; 14] = [
-    "==", "!=", "<=", ">=", "&&", "||", "++", "--", "+=", "-=", "*=", "/=", "%=", "<<",
-];
+const PUNCT2: [&str; 14] =
+    ["==", "!=", "<=", ">=", "&&", "||", "++", "--", "+=", "-=", "*=", "/=", "%=", "<<"];
 /// Single-character punctuation.
 const PUNCT1: [&str; 23] = [
-    "+", "-", "*", "/", "%", "=", "!", "<", ">", "&", "|", "^", "~", "(", ")", "[", "]", "{", "}",
-    ",", ";", ".", "@",
+    "+", "-", "*", "/", "%", "=", "!", "<", ">", "&", "|", "^", "~", "(", ")", "[", "]", "{", "}", ",", ";",
+    ".", "@",
 ];
 
 struct Cursor {
@@ -77,12 +76,7 @@ impl Cursor {
 
 /// Tokenises `src` and checks that brackets balance.
 pub fn lex(src: &str) -> Result<Vec<Token>, LslError> {
-    let mut cur = Cursor {
-        chars: src.chars().collect(),
-        pos: 0,
-        line: 1,
-        col: 1,
-    };
+    let mut cur = Cursor { chars: src.chars().collect(), pos: 0, line: 1, col: 1 };
     let mut out = Vec::new();
     while let Some(c) = cur.peek(0) {
         let (line, col) = (cur.line, cur.col);
@@ -96,12 +90,8 @@ pub fn lex(src: &str) -> Result<Vec<Token>, LslError> {
             skip_block_comment(&mut cur, line, col)?;
         } else {
             let tok = if c.is_ascii_alphabetic() || c == '_' {
-                Tok::Ident(take_while(&mut cur, |c| {
-                    c.is_ascii_alphanumeric() || c == '_'
-                }))
-            } else if c.is_ascii_digit()
-                || (c == '.' && cur.peek(1).is_some_and(|d| d.is_ascii_digit()))
-            {
+                Tok::Ident(take_while(&mut cur, |c| c.is_ascii_alphanumeric() || c == '_'))
+            } else if c.is_ascii_digit() || (c == '.' && cur.peek(1).is_some_and(|d| d.is_ascii_digit())) {
                 lex_number(&mut cur, line, col)?
             } else if c == '"' {
                 lex_string(&mut cur, line, col)?
@@ -159,8 +149,7 @@ fn lex_number(cur: &mut Cursor, line: u32, col: u32) -> Result<Tok, LslError> {
     }
     let exp_follows = matches!(cur.peek(0), Some('e' | 'E'))
         && (cur.peek(1).is_some_and(|c| c.is_ascii_digit())
-            || (matches!(cur.peek(1), Some('+' | '-'))
-                && cur.peek(2).is_some_and(|c| c.is_ascii_digit())));
+            || (matches!(cur.peek(1), Some('+' | '-')) && cur.peek(2).is_some_and(|c| c.is_ascii_digit())));
     if exp_follows {
         is_float = true;
         text.push('e');
@@ -171,21 +160,12 @@ fn lex_number(cur: &mut Cursor, line: u32, col: u32) -> Result<Tok, LslError> {
         }
         text.push_str(&take_while(cur, |c| c.is_ascii_digit()));
     }
-    if cur
-        .peek(0)
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-    {
+    if cur.peek(0).is_some_and(|c| c.is_ascii_alphabetic() || c == '_') {
         return Err(LslError::new(line, col, "malformed number"));
     }
     if is_float {
-        let text = if text.starts_with('.') {
-            format!("0{text}")
-        } else {
-            text
-        };
-        text.parse::<f64>()
-            .map(Tok::Float)
-            .map_err(|_| LslError::new(line, col, "malformed float"))
+        let text = if text.starts_with('.') { format!("0{text}") } else { text };
+        text.parse::<f64>().map(Tok::Float).map_err(|_| LslError::new(line, col, "malformed float"))
     } else {
         // A decimal literal too wide for 32 bits wraps like the hex form.
         let v: u64 = text.parse().unwrap_or(u64::MAX);
@@ -223,11 +203,7 @@ fn lex_punct(cur: &mut Cursor, line: u32, col: u32) -> Result<Tok, LslError> {
         cur.bump();
         return Ok(Tok::Punct(p));
     }
-    Err(LslError::new(
-        line,
-        col,
-        format!("unexpected character {one:?}"),
-    ))
+    Err(LslError::new(line, col, format!("unexpected character {one:?}")))
 }
 
 /// Checks that `()`, `[]` and `{}` nest properly.
@@ -254,11 +230,9 @@ fn check_brackets(tokens: &[Token]) -> Result<(), LslError> {
         }
     }
     match stack.pop() {
-        Some((want, open)) => Err(LslError::new(
-            open.line,
-            open.col,
-            format!("bracket never closed (expected `{want}`)"),
-        )),
+        Some((want, open)) => {
+            Err(LslError::new(open.line, open.col, format!("bracket never closed (expected `{want}`)")))
+        }
         None => Ok(()),
     }
 }
@@ -268,11 +242,7 @@ mod tests {
     use super::*;
 
     fn toks(src: &str) -> Vec<Tok> {
-        lex(src)
-            .expect("lexes")
-            .into_iter()
-            .map(|t| t.tok)
-            .collect()
+        lex(src).expect("lexes").into_iter().map(|t| t.tok).collect()
     }
 
     #[test]
@@ -294,22 +264,12 @@ mod tests {
     #[test]
     fn comments_are_skipped_but_slashes_in_strings_are_kept() {
         let t = toks("a // line\n/* block\n */ \"http://x\" b");
-        assert_eq!(
-            t,
-            vec![
-                Tok::Ident("a".into()),
-                Tok::Str("http://x".into()),
-                Tok::Ident("b".into())
-            ]
-        );
+        assert_eq!(t, vec![Tok::Ident("a".into()), Tok::Str("http://x".into()), Tok::Ident("b".into())]);
     }
 
     #[test]
     fn string_escapes() {
-        assert_eq!(
-            toks(r#""a\"b\\c\nd\te""#),
-            vec![Tok::Str("a\"b\\c\nd    e".into())]
-        );
+        assert_eq!(toks(r#""a\"b\\c\nd\te""#), vec![Tok::Str("a\"b\\c\nd    e".into())]);
     }
 
     #[test]

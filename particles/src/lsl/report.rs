@@ -27,16 +27,10 @@ fn call_json(c: &LslCall) -> Value {
     let (descriptor, hex) = if c.empty {
         (Value::Null, String::new())
     } else {
-        (
-            json!(DescriptorJson::from(&c.system)),
-            to_hex(&encode(&c.system)),
-        )
+        (json!(DescriptorJson::from(&c.system)), to_hex(&encode(&c.system)))
     };
-    let unresolved: Vec<Value> = c
-        .unresolved
-        .iter()
-        .map(|u| json!({ "rule": u.rule, "reason": u.reason }))
-        .collect();
+    let unresolved: Vec<Value> =
+        c.unresolved.iter().map(|u| json!({ "rule": u.rule, "reason": u.reason })).collect();
     json!({
         "line": c.line,
         "function": c.function,

@@ -54,8 +54,7 @@ pub fn apply(items: &[Item], line: u32) -> Applied {
     while i < items.len() {
         let code = match &items[i] {
             Item::Splice(reason) => {
-                out.unresolved
-                    .push(unresolved("(list segment)", reason, line));
+                out.unresolved.push(unresolved("(list segment)", reason, line));
                 out.warnings.push(
                     "rules after a run-time list segment are paired assuming it has an even length"
                         .to_owned(),
@@ -70,17 +69,14 @@ pub fn apply(items: &[Item], line: u32) -> Applied {
             }
             Item::Known(Value::Int(code)) => *code,
             Item::Known(other) => {
-                out.warnings.push(format!(
-                    "rule code is a {}, not an integer; pair skipped",
-                    other.type_name()
-                ));
+                out.warnings
+                    .push(format!("rule code is a {}, not an integer; pair skipped", other.type_name()));
                 i += 2;
                 continue;
             }
         };
         let Some(name) = rule_name(code) else {
-            out.warnings
-                .push(format!("unknown rule code {code}; pair skipped"));
+            out.warnings.push(format!("unknown rule code {code}; pair skipped"));
             i += 2;
             continue;
         };
@@ -98,11 +94,7 @@ pub fn apply(items: &[Item], line: u32) -> Applied {
 }
 
 fn unresolved(rule: &str, reason: &str, line: u32) -> Unresolved {
-    Unresolved {
-        rule: rule.to_owned(),
-        reason: reason.to_owned(),
-        line,
-    }
+    Unresolved { rule: rule.to_owned(), reason: reason.to_owned(), line }
 }
 
 /// Puts rule `code` back to its default (angle rules keep their effect on USE_NEW_ANGLE).
@@ -111,9 +103,7 @@ fn reset(out: &mut Applied, code: i32) {
     let p = &mut out.system.part;
     match code {
         rule::PART_FLAGS => p.flags = d.part.flags,
-        rule::PART_START_COLOR => {
-            p.start_color = p.start_color.with_xyz(d.part.start_color.truncate())
-        }
+        rule::PART_START_COLOR => p.start_color = p.start_color.with_xyz(d.part.start_color.truncate()),
         rule::PART_START_ALPHA => p.start_color.w = d.part.start_color.w,
         rule::PART_END_COLOR => p.end_color = p.end_color.with_xyz(d.part.end_color.truncate()),
         rule::PART_END_ALPHA => p.end_color.w = d.part.end_color.w,
@@ -188,15 +178,10 @@ fn set(out: &mut Applied, code: i32, name: &str, v: &Value) {
         rule::SRC_TEXTURE | rule::SRC_TARGET_KEY => {
             as_text(v).map(|t| set_text(out, code, name, t)).is_some()
         }
-        _ => as_float(v)
-            .map(|f| set_float(out, code, name, f as f32))
-            .is_some(),
+        _ => as_float(v).map(|f| set_float(out, code, name, f as f32)).is_some(),
     };
     if !ok {
-        out.warnings.push(format!(
-            "{name}: wrong value type {}; rule ignored",
-            v.type_name()
-        ));
+        out.warnings.push(format!("{name}: wrong value type {}; rule ignored", v.type_name()));
     }
 }
 
@@ -236,41 +221,25 @@ fn set_int(out: &mut Applied, code: i32, name: &str, i: i32) {
             out.system.part.flags.0 = i as u32;
             let stray = i as u32 & !SCRIPT_PART_FLAGS;
             if stray != 0 {
-                out.warnings.push(format!(
-                    "{name} sets bits {stray:#x} that are not script flags; kept raw"
-                ));
+                out.warnings.push(format!("{name} sets bits {stray:#x} that are not script flags; kept raw"));
             }
         }
         rule::SRC_PATTERN => match u8::try_from(i) {
             Ok(b) => out.system.pattern = b,
-            Err(_) => out
-                .warnings
-                .push(format!("{name} {i} is not a pattern byte; default kept")),
+            Err(_) => out.warnings.push(format!("{name} {i} is not a pattern byte; default kept")),
         },
-        rule::SRC_BURST_PART_COUNT => {
-            out.system.burst_part_count = i.clamp(0, MAX_BURST_COUNT) as u8
-        }
-        _ => match u8::try_from(i)
-            .ok()
-            .filter(|&b| blend::is_valid_for_scripts(b))
-        {
-            Some(b) if code == rule::PART_BLEND_FUNC_SOURCE => {
-                out.system.part.blend_func_source = b
-            }
+        rule::SRC_BURST_PART_COUNT => out.system.burst_part_count = i.clamp(0, MAX_BURST_COUNT) as u8,
+        _ => match u8::try_from(i).ok().filter(|&b| blend::is_valid_for_scripts(b)) {
+            Some(b) if code == rule::PART_BLEND_FUNC_SOURCE => out.system.part.blend_func_source = b,
             Some(b) => out.system.part.blend_func_dest = b,
             None => {
-                out.warnings.push(format!(
-                    "{name} {i} is not a valid blend function; default kept"
-                ));
+                out.warnings.push(format!("{name} {i} is not a valid blend function; default kept"));
                 reset(out, code);
             }
         },
     }
     if code == rule::SRC_BURST_PART_COUNT && !(0..=MAX_BURST_COUNT).contains(&i) {
-        out.warnings.push(format!(
-            "{name} {i} clamped to {}",
-            out.system.burst_part_count
-        ));
+        out.warnings.push(format!("{name} {i} clamped to {}", out.system.burst_part_count));
     }
 }
 
@@ -283,11 +252,8 @@ fn set_vector(out: &mut Applied, code: i32, name: &str, v: Vec3) {
                 clamp(out, name, v.z, 0.0, 1.0),
             );
             let p = &mut out.system.part;
-            let target: &mut Vec4 = if code == rule::PART_START_COLOR {
-                &mut p.start_color
-            } else {
-                &mut p.end_color
-            };
+            let target: &mut Vec4 =
+                if code == rule::PART_START_COLOR { &mut p.start_color } else { &mut p.end_color };
             *target = target.with_xyz(c);
         }
         rule::PART_START_SCALE | rule::PART_END_SCALE => {
@@ -327,8 +293,7 @@ fn set_text(out: &mut Applied, code: i32, name: &str, text: &str) {
         out.texture = Some(text.to_owned());
     } else {
         if id.is_none() {
-            out.warnings
-                .push(format!("{name} {text:?} is not a key; no target"));
+            out.warnings.push(format!("{name} {text:?} is not a key; no target"));
         }
         out.system.target_uuid = id.unwrap_or(Uuid::NIL);
     }
@@ -341,22 +306,16 @@ fn set_float(out: &mut Applied, code: i32, name: &str, f: f32) {
         rule::PART_MAX_AGE => out.system.part.max_age = clamp(out, name, f, 0.0, MAX_PART_AGE_S),
         rule::PART_START_GLOW => out.system.part.start_glow = clamp(out, name, f, 0.0, 1.0),
         rule::PART_END_GLOW => out.system.part.end_glow = clamp(out, name, f, 0.0, 1.0),
-        rule::SRC_INNERANGLE
-        | rule::SRC_OUTERANGLE
-        | rule::SRC_ANGLE_BEGIN
-        | rule::SRC_ANGLE_END => {
+        rule::SRC_INNERANGLE | rule::SRC_OUTERANGLE | rule::SRC_ANGLE_BEGIN | rule::SRC_ANGLE_END => {
             let a = clamp(out, name, f, 0.0, MAX_U3_5);
             set_angle_flag(&mut out.system, code, a);
         }
         rule::SRC_BURST_RATE => out.system.burst_rate = clamp(out, name, f, 0.0, MAX_U8_8),
-        rule::SRC_BURST_RADIUS => {
-            out.system.burst_radius = clamp(out, name, f, 0.0, MAX_BURST_RADIUS_M)
-        }
+        rule::SRC_BURST_RADIUS => out.system.burst_radius = clamp(out, name, f, 0.0, MAX_BURST_RADIUS_M),
         rule::SRC_BURST_SPEED_MIN | rule::SRC_BURST_SPEED_MAX => {
             let s = clamp(out, name, f, -MAX_BURST_SPEED_MPS, MAX_BURST_SPEED_MPS).max(0.0);
             if f < 0.0 {
-                out.warnings
-                    .push(format!("{name} {f} is negative; encodes as 0"));
+                out.warnings.push(format!("{name} {f} is negative; encodes as 0"));
             }
             if code == rule::SRC_BURST_SPEED_MIN {
                 out.system.burst_speed_min = s;
@@ -373,10 +332,7 @@ mod tests {
     use super::*;
 
     fn known(pairs: &[(i32, Value)]) -> Vec<Item> {
-        pairs
-            .iter()
-            .flat_map(|(c, v)| [Item::Known(Value::Int(*c)), Item::Known(v.clone())])
-            .collect()
+        pairs.iter().flat_map(|(c, v)| [Item::Known(Value::Int(*c)), Item::Known(v.clone())]).collect()
     }
 
     #[test]
@@ -393,52 +349,26 @@ mod tests {
         items.push(Item::Unknown("run-time value: llFrand(...)".into()));
         let a = apply(&items, 5);
         assert_eq!(a.system.part.max_age, PartSysData::default().part.max_age);
-        assert_eq!(
-            a.unresolved,
-            vec![unresolved(
-                "PSYS_PART_MAX_AGE",
-                "run-time value: llFrand(...)",
-                5
-            )]
-        );
+        assert_eq!(a.unresolved, vec![unresolved("PSYS_PART_MAX_AGE", "run-time value: llFrand(...)", 5)]);
     }
 
     #[test]
     fn colour_and_alpha_rules_touch_their_own_channels() {
-        let a = apply(
-            &known(&[(2, Value::Float(0.25)), (1, Value::Vector([0.1, 0.2, 0.3]))]),
-            1,
-        );
+        let a = apply(&known(&[(2, Value::Float(0.25)), (1, Value::Vector([0.1, 0.2, 0.3]))]), 1);
         assert_eq!(a.system.part.start_color, Vec4::new(0.1, 0.2, 0.3, 0.25));
     }
 
     #[test]
     fn burst_count_saturates_and_negative_count_is_zero() {
-        assert_eq!(
-            apply(&known(&[(15, Value::Int(-5))]), 1)
-                .system
-                .burst_part_count,
-            0
-        );
-        assert_eq!(
-            apply(&known(&[(15, Value::Float(255.9))]), 1)
-                .system
-                .burst_part_count,
-            255
-        );
+        assert_eq!(apply(&known(&[(15, Value::Int(-5))]), 1).system.burst_part_count, 0);
+        assert_eq!(apply(&known(&[(15, Value::Float(255.9))]), 1).system.burst_part_count, 255);
     }
 
     #[test]
     fn odd_list_and_non_integer_code_warn() {
         let a = apply(&[Item::Known(Value::Int(7))], 1);
         assert!(a.warnings[0].contains("no value"));
-        let a = apply(
-            &[
-                Item::Known(Value::Str("x".into())),
-                Item::Known(Value::Int(1)),
-            ],
-            1,
-        );
+        let a = apply(&[Item::Known(Value::Str("x".into())), Item::Known(Value::Int(1))], 1);
         assert!(a.warnings[0].contains("not an integer"));
     }
 }

@@ -77,12 +77,9 @@ fn mark_changed_globals(toks: &[Token], bodies: &[Body], env: &mut Env) {
             }
             let next = tok(Some(i + 1));
             let prev = tok(i.checked_sub(1));
-            let assigned = matches!(
-                next,
-                Some(Tok::Punct(
-                    "=" | "+=" | "-=" | "*=" | "/=" | "%=" | "++" | "--"
-                ))
-            ) || matches!(prev, Some(Tok::Punct("++" | "--")));
+            let assigned =
+                matches!(next, Some(Tok::Punct("=" | "+=" | "-=" | "*=" | "/=" | "%=" | "++" | "--")))
+                    || matches!(prev, Some(Tok::Punct("++" | "--")));
             if assigned && !matches!(prev, Some(Tok::Punct("."))) {
                 let reason = format!("run-time value: global `{name}` is changed by the script");
                 env.globals.insert(name.clone(), Err(reason));
@@ -102,11 +99,7 @@ fn is_type(name: &Option<String>) -> bool {
     name.as_deref().is_some_and(|n| TYPE_NAMES.contains(&n))
 }
 
-fn top_level_item(
-    p: &mut Parser<'_>,
-    env: &mut Env,
-    bodies: &mut Vec<Body>,
-) -> Result<(), LslError> {
+fn top_level_item(p: &mut Parser<'_>, env: &mut Env, bodies: &mut Vec<Body>) -> Result<(), LslError> {
     let first = ident(p, 0);
     let second = ident(p, 1);
     match first.as_deref() {
@@ -202,11 +195,7 @@ fn braced_body(p: &mut Parser<'_>, params: Vec<String>) -> Result<Body, LslError
         }
         p.pos += 1;
     }
-    Ok(Body {
-        params,
-        start,
-        end: p.pos - 1,
-    })
+    Ok(Body { params, start, end: p.pos - 1 })
 }
 
 /// Walk state of one body.
@@ -216,40 +205,23 @@ struct Walk {
     parens: usize,
 }
 
-fn scan_body(
-    toks: &[Token],
-    body: &Body,
-    globals: &Env,
-    calls: &mut Vec<RawCall>,
-) -> Result<(), LslError> {
-    let mut w = Walk {
-        env: globals.clone(),
-        braces: 0,
-        parens: 0,
-    };
+fn scan_body(toks: &[Token], body: &Body, globals: &Env, calls: &mut Vec<RawCall>) -> Result<(), LslError> {
+    let mut w = Walk { env: globals.clone(), braces: 0, parens: 0 };
     for name in &body.params {
-        w.env.locals.insert(
-            name.clone(),
-            Err(format!("run-time value: parameter `{name}`")),
-        );
+        w.env.locals.insert(name.clone(), Err(format!("run-time value: parameter `{name}`")));
     }
     let slice = &toks[..body.end];
     let mut p = Parser::new(slice, body.start);
     while let Some(tok) = p.peek(0) {
         let at_stmt_start = p.pos == body.start
-            || matches!(
-                slice.get(p.pos - 1).map(|t| &t.tok),
-                Some(Tok::Punct(";" | "{" | "}"))
-            );
+            || matches!(slice.get(p.pos - 1).map(|t| &t.tok), Some(Tok::Punct(";" | "{" | "}")));
         match tok {
             Tok::Punct("{") => w.braces += 1,
             Tok::Punct("}") => w.braces = w.braces.saturating_sub(1),
             Tok::Punct("(") => w.parens += 1,
             Tok::Punct(")") => w.parens = w.parens.saturating_sub(1),
             Tok::Punct("++" | "--") => mark_increment(&mut w, &p),
-            Tok::Ident(name)
-                if PARTICLE_FUNCTIONS.contains(&name.as_str()) && p.at_punct_at(1, "(") =>
-            {
+            Tok::Ident(name) if PARTICLE_FUNCTIONS.contains(&name.as_str()) && p.at_punct_at(1, "(") => {
                 calls.push(particle_call(&mut p, &w.env)?);
                 continue;
             }
@@ -289,10 +261,7 @@ fn mark_increment(w: &mut Walk, p: &Parser<'_>) {
     let around = [p.pos.checked_sub(1), Some(p.pos + 1)];
     for i in around.into_iter().flatten() {
         if let Some(Tok::Ident(n)) = p.token(i) {
-            w.env.locals.insert(
-                n.clone(),
-                Err(format!("run-time value: `{n}` changed by ++/--")),
-            );
+            w.env.locals.insert(n.clone(), Err(format!("run-time value: `{n}` changed by ++/--")));
         }
     }
 }
@@ -317,9 +286,7 @@ fn assignment(p: &mut Parser<'_>, w: &mut Walk, name: String, unconditional: boo
     p.pos += 2;
     let rhs = value_until_semicolon(p, &w.env);
     let value = if !unconditional {
-        Err(format!(
-            "run-time value: `{name}` is assigned in a branch or loop"
-        ))
+        Err(format!("run-time value: `{name}` is assigned in a branch or loop"))
     } else if op == "=" {
         rhs
     } else {
@@ -365,21 +332,13 @@ fn particle_call(p: &mut Parser<'_>, env: &Env) -> Result<RawCall, LslError> {
         ("llParticleSystem", [rules]) => (None, rules),
         ("llLinkParticleSystem", [link, rules]) => (Some(link_arg(link, env)), rules),
         _ => {
-            let want = if function == PARTICLE_FUNCTIONS[0] {
-                "(list rules)"
-            } else {
-                "(integer link, list rules)"
-            };
+            let want =
+                if function == PARTICLE_FUNCTIONS[0] { "(list rules)" } else { "(integer link, list rules)" };
             let msg = format!("{function} takes {want}, given {} argument(s)", args.len());
             return Err(LslError::new(line, col, msg));
         }
     };
-    Ok(RawCall {
-        line,
-        function,
-        link,
-        rules: env.eval(rules),
-    })
+    Ok(RawCall { line, function, link, rules: env.eval(rules) })
 }
 
 fn link_arg(e: &Expr, env: &Env) -> RawLink {
@@ -421,15 +380,11 @@ mod tests {
     fn top_level_assignment_is_tracked_branch_assignment_is_not() {
         let items = only_rules(&handler("float a = 1.0; a = 2.0; llParticleSystem([a]);"));
         assert_eq!(items, vec![Item::Known(Value::Float(2.0))]);
-        let items = only_rules(&handler(
-            "float a = 1.0; if (n) a = 2.0; llParticleSystem([a]);",
-        ));
+        let items = only_rules(&handler("float a = 1.0; if (n) a = 2.0; llParticleSystem([a]);"));
         assert!(matches!(&items[0], Item::Unknown(r) if r.contains("branch")));
         let items = only_rules(&handler("integer a = 1; a++; llParticleSystem([a]);"));
         assert!(matches!(&items[0], Item::Unknown(r) if r.contains("++")));
-        let items = only_rules(&handler(
-            "vector v = <1,2,3>; v.x = 5; llParticleSystem([v]);",
-        ));
+        let items = only_rules(&handler("vector v = <1,2,3>; v.x = 5; llParticleSystem([v]);"));
         assert!(matches!(&items[0], Item::Unknown(r) if r.contains("member")));
         let items = only_rules(&handler("integer a = 3; a *= 2; llParticleSystem([a, n]);"));
         assert_eq!(items[0], Item::Known(Value::Int(6)));
@@ -438,8 +393,7 @@ mod tests {
 
     #[test]
     fn globals_are_seen_by_functions_defined_before_them() {
-        let src =
-            "f() { llParticleSystem([G]); }\ninteger G = 4;\ndefault { state_entry() { f(); } }";
+        let src = "f() { llParticleSystem([G]); }\ninteger G = 4;\ndefault { state_entry() { f(); } }";
         assert_eq!(only_rules(src), vec![Item::Known(Value::Int(4))]);
     }
 

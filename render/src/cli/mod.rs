@@ -1,4 +1,7 @@
 //! The `particle-fog` subcommands, one module each; `main.rs` only parses and dispatches.
 
+pub mod classify;
 pub mod devices;
+pub mod psys;
+pub mod render;
 pub mod settings;

@@ -1,3 +1,9 @@
 //! One folder per pass, its GLSL beside its Rust.
 
 pub mod fill;
+pub mod fog_apply;
+pub mod froxel_inject;
+pub mod froxel_integrate;
+pub mod opaque;
+pub mod shadow;
+pub mod tonemap;

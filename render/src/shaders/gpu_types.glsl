@@ -10,4 +10,78 @@ struct FillParams {
     uint pad0;
 };
 
+// Per-frame constants (uniform buffer). Transforms follow `clip_from_world` naming; Z is up.
+struct FrameUniform {
+    mat4 clip_from_world;
+    mat4 world_from_clip;
+    vec4 camera_pos;      // xyz metres; w = exposure multiplier
+    vec4 sun_dir;         // xyz unit vector toward the sun; w = illuminance
+    vec4 sun_color;       // rgb; w = 1 when the sun casts shadows
+    vec4 ambient_sky;     // rgb radiance from above
+    vec4 ambient_ground;  // rgb radiance from below
+    vec4 cascade_far;     // view distance (m) at the far end of cascades 0..3
+    vec4 screen;          // width, height, 1/width, 1/height
+    uvec4 counts;         // x lights, y cascades, z frame index, w shadow atlas size (texels)
+};
+
+// One local light. kind: 0 point, 1 spot, 2 projector.
+struct GpuLight {
+    vec4 position_range;      // xyz metres; w range (m)
+    vec4 color_intensity;     // rgb; w intensity
+    vec4 direction_cos_outer; // xyz unit direction (spot/projector); w cos(outer half-angle)
+    vec4 up_cos_inner;        // xyz projector up; w cos(inner half-angle)
+    uvec4 kind_shadow;        // x kind; y first shadow layer or 0xffffffff; z projector texture layer; w flags (1 volumetric, 2 history)
+    vec4 projector;           // x tan(half fov), y focus, z near (m), w unused
+};
+
+// One layer of the shadow atlas.
+struct ShadowView {
+    mat4 clip_from_world;
+    vec4 params;              // x world size of one texel at unit distance/for ortho, y normal-offset scale, z is_ortho, w unused
+};
+
+// One opaque object.
+struct GpuObject {
+    mat4 world_from_local;
+    mat4 normal_from_local;   // inverse transpose of world_from_local
+    vec4 albedo;              // rgb; w unused
+    vec4 emissive;            // rgb radiance; w unused
+};
+
+// Per-draw push constants of the geometry passes.
+struct DrawPush {
+    uint object;
+    uint view;                // shadow atlas layer (shadow pass)
+    uint pad0;
+    uint pad1;
+};
+
+// Push constants of host.tonemap.
+struct TonemapPush {
+    float exposure;
+    uint width;
+    uint height;
+    uint pad0;
+};
+
+// Froxel fog constants (uniform buffer), shared by the fog passes.
+struct FogUniform {
+    mat4 prev_clip_from_world; // last frame's camera, for reprojection
+    vec4 forward_tan;          // xyz camera forward; w tan(fov_y / 2)
+    vec4 right_aspect;         // xyz camera right; w width / height
+    vec4 up;                   // xyz camera up; w unused
+    vec4 grid;                 // froxels along x, y, z (as floats); w depth jitter in [0, 1)
+    vec4 slices;               // x near (m), y far (m), z ln(far / near), w history weight (0 = reset)
+    vec4 height_fog;           // x density (1/m), y falloff (1/m), z base height (m), w anisotropy g
+    vec4 fog_albedo;           // rgb height-fog albedo; w fog volume count
+    vec4 camera_planes;        // x camera near (m), y camera far (m), z unused, w unused
+};
+
+// A local fog volume. kind: 0 box, 1 sphere.
+struct GpuFogVolume {
+    vec4 center_kind;          // xyz centre (m); w kind
+    vec4 extent_density;       // xyz half extents (box) or x radius (sphere), m; w extinction (1/m)
+    vec4 albedo;               // rgb; w unused
+};
+
 #endif

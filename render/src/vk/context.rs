@@ -154,6 +154,16 @@ impl Gpu {
     ///
     /// Timestamps written by passes are collected into the profiler as one frame.
     pub fn submit<T>(&mut self, record: impl FnOnce(&mut Recorder) -> Result<T>) -> Result<T> {
+        self.submit_inner(true, record)
+    }
+
+    /// Like [`Gpu::submit`], without timestamps (uploads, readbacks: they stay out of the timing
+    /// table).
+    pub fn submit_untimed<T>(&mut self, record: impl FnOnce(&mut Recorder) -> Result<T>) -> Result<T> {
+        self.submit_inner(false, record)
+    }
+
+    fn submit_inner<T>(&mut self, timed: bool, record: impl FnOnce(&mut Recorder) -> Result<T>) -> Result<T> {
         let alloc_info = vk::CommandBufferAllocateInfo::default()
             .command_pool(self.pool)
             .level(vk::CommandBufferLevel::PRIMARY)
@@ -164,12 +174,19 @@ impl Gpu {
         let begin = vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
         // SAFETY: freshly allocated command buffer in the initial state.
         unsafe { device.begin_command_buffer(cmd, &begin) }.ctx("beginning commands")?;
-        self.profiler.begin_frame(&self.shared);
-        let value = record(&mut Recorder::new(&self.shared, cmd, &mut self.profiler));
+        self.profiler.begin_frame(&self.shared, timed);
+        let mut recorder = Recorder::new(&self.shared, cmd, &mut self.profiler);
+        let value = record(&mut recorder);
+        let views = recorder.into_deferred_views();
         let outcome = value.and_then(|v| self.finish(cmd).map(|()| v));
         // SAFETY: `finish` waited on the fence (or the buffer never reached the queue), so the GPU
-        // no longer uses `cmd`.
-        unsafe { self.shared.device.free_command_buffers(self.pool, &[cmd]) };
+        // no longer uses `cmd` or the views made for it.
+        unsafe {
+            self.shared.device.free_command_buffers(self.pool, &[cmd]);
+            for view in views {
+                self.shared.device.destroy_image_view(view, None);
+            }
+        }
         outcome
     }
 

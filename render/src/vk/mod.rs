@@ -1,11 +1,14 @@
 //! Thin Vulkan wrappers, one concept per file. The only place with `unsafe` Vulkan calls.
 
 pub mod context;
+pub mod conv;
 pub mod debug;
 pub mod device;
+pub mod graphics;
 pub mod instance;
 pub mod pipeline;
 pub mod profiler;
 pub mod readback;
 pub mod recorder;
 pub mod resource;
+pub mod sampler;

@@ -32,6 +32,7 @@ pub struct Profiler {
     open: Vec<(String, u32)>,
     closed: Vec<(String, u32, u32)>,
     next_query: u32,
+    timed: bool,
     history: Vec<(String, Vec<f64>)>,
 }
 
@@ -55,6 +56,7 @@ impl Profiler {
             open: Vec::new(),
             closed: Vec::new(),
             next_query: 0,
+            timed: true,
             history: Vec::new(),
         })
     }
@@ -63,7 +65,8 @@ impl Profiler {
         self.pool != vk::QueryPool::null()
     }
 
-    pub(crate) fn begin_frame(&mut self, shared: &Shared) {
+    pub(crate) fn begin_frame(&mut self, shared: &Shared, timed: bool) {
+        self.timed = timed;
         self.open.clear();
         self.closed.clear();
         self.next_query = 0;
@@ -75,7 +78,7 @@ impl Profiler {
     }
 
     pub(crate) fn begin_scope(&mut self, shared: &Shared, cmd: vk::CommandBuffer, name: &str) {
-        if !self.enabled() || self.next_query + 2 > 2 * MAX_SCOPES {
+        if !self.enabled() || !self.timed || self.next_query + 2 > 2 * MAX_SCOPES {
             self.open.push((name.to_owned(), u32::MAX));
             return;
         }

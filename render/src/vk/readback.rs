@@ -28,9 +28,56 @@ impl Gpu {
             location: MemoryLocation::CpuToGpu,
         })?;
         staging.write(0, bytes);
-        self.submit(|rec| {
+        self.submit_untimed(|rec| {
             let uses = [Use::Buffer(&staging, Access::TransferRead), Use::Buffer(dst, Access::TransferWrite)];
             rec.pass("gpu.upload", &uses, |rec| rec.copy_buffer(&staging, dst, bytes.len() as u64));
+            Ok(())
+        })
+    }
+
+    /// Copies tightly packed texels of every layer (layer after layer) into `dst`, and waits.
+    pub fn upload_image(&mut self, dst: &Image, bytes: &[u8]) -> Result<()> {
+        let texel = texel_bytes(dst.format)
+            .ok_or_else(|| RenderError::Unsupported(format!("upload to {:?} ({})", dst.format, dst.name)))?;
+        let e = dst.extent;
+        let expected =
+            u64::from(e.width) * u64::from(e.height) * u64::from(e.depth) * u64::from(dst.layers) * texel;
+        if bytes.len() as u64 != expected {
+            crate::error::bug(&format!(
+                "upload of {} bytes into {} (needs {expected})",
+                bytes.len(),
+                dst.name
+            ));
+        }
+        let mut staging = self.create_buffer(&BufferDesc {
+            name: &format!("{}.upload", dst.name),
+            size: expected,
+            usage: vk::BufferUsageFlags::TRANSFER_SRC,
+            location: MemoryLocation::CpuToGpu,
+        })?;
+        staging.write(0, bytes);
+        self.submit_untimed(|rec| {
+            let uses = [Use::Buffer(&staging, Access::TransferRead), Use::Image(dst, Access::TransferWrite)];
+            rec.pass("gpu.upload", &uses, |rec| {
+                let region = vk::BufferImageCopy::default()
+                    .image_subresource(
+                        vk::ImageSubresourceLayers::default()
+                            .aspect_mask(dst.aspect())
+                            .layer_count(dst.layers),
+                    )
+                    .image_extent(e);
+                // SAFETY: the image is in TRANSFER_DST_OPTIMAL (declared above); the staging buffer
+                // holds every texel of every layer (checked above).
+                unsafe {
+                    rec.device().cmd_copy_buffer_to_image(
+                        rec.cmd,
+                        staging.raw,
+                        dst.raw,
+                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                        &[region],
+                    )
+                };
+            });
             Ok(())
         })
     }
@@ -38,7 +85,7 @@ impl Gpu {
     /// Reads the whole of `src` back to the CPU, and waits.
     pub fn read_buffer(&mut self, src: &Buffer) -> Result<Vec<u8>> {
         let staging = self.readback_buffer(&src.name, src.size)?;
-        self.submit(|rec| {
+        self.submit_untimed(|rec| {
             let uses = [Use::Buffer(src, Access::TransferRead), Use::Buffer(&staging, Access::TransferWrite)];
             rec.pass("gpu.readback", &uses, |rec| rec.copy_buffer(src, &staging, src.size));
             rec.barriers(&[Use::Buffer(&staging, Access::HostRead)]);
@@ -55,7 +102,7 @@ impl Gpu {
         let e = src.extent;
         let size = u64::from(e.width) * u64::from(e.height) * u64::from(e.depth) * texel;
         let staging = self.readback_buffer(&src.name, size)?;
-        self.submit(|rec| {
+        self.submit_untimed(|rec| {
             rec.pass(
                 "gpu.readback",
                 &[Use::Image(src, Access::TransferRead), Use::Buffer(&staging, Access::TransferWrite)],

@@ -116,11 +116,23 @@ pub struct Recorder<'a> {
     /// The command buffer being recorded.
     pub cmd: vk::CommandBuffer,
     profiler: &'a mut Profiler,
+    /// Image views made for this submission, destroyed once it has completed.
+    deferred_views: Vec<vk::ImageView>,
 }
 
 impl<'a> Recorder<'a> {
     pub(crate) fn new(shared: &'a Shared, cmd: vk::CommandBuffer, profiler: &'a mut Profiler) -> Self {
-        Recorder { shared, cmd, profiler }
+        Recorder { shared, cmd, profiler, deferred_views: Vec::new() }
+    }
+
+    /// Keeps `views` alive until the submission completes.
+    pub(crate) fn defer_destroy_views(&mut self, views: Vec<vk::ImageView>) {
+        self.deferred_views.extend(views);
+    }
+
+    /// The views to destroy after the submission completes.
+    pub(crate) fn into_deferred_views(self) -> Vec<vk::ImageView> {
+        self.deferred_views
     }
 
     /// The device, for recording raw commands inside a pass body.
@@ -253,7 +265,9 @@ fn transition(
             state.write = dst;
             state.reads = NOTHING;
         } else {
-            state.write = NOTHING;
+            // The layout transition is itself a write, ordered before `dst`'s stages: readers in
+            // other stages must chain after those stages.
+            state.write = (dst.0, vk::AccessFlags2::NONE);
             state.reads = dst;
         }
         let first_use = src.0.is_empty();
@@ -320,8 +334,19 @@ mod tests {
     fn image_layout_changes_always_transition() {
         let mut state = TrackedState::untouched();
         assert!(transition(&mut state, Access::ComputeSampled, true).is_some(), "UNDEFINED -> READ_ONLY");
-        assert!(transition(&mut state, Access::FragmentRead, true).is_none(), "same layout, read");
+        assert!(transition(&mut state, Access::ComputeSampled, true).is_none(), "same layout, same stage");
         assert!(transition(&mut state, Access::TransferRead, true).is_some(), "READ_ONLY -> TRANSFER_SRC");
         assert_eq!(state.layout, vk::ImageLayout::TRANSFER_SRC_OPTIMAL);
+    }
+
+    #[test]
+    fn a_read_in_another_stage_after_a_read_only_transition_chains_after_it() {
+        let mut state = TrackedState::untouched();
+        transition(&mut state, Access::DepthAttachment, true);
+        assert!(transition(&mut state, Access::FragmentRead, true).is_some(), "ATTACHMENT -> READ_ONLY");
+        let (src, dst) = transition(&mut state, Access::ComputeSampled, true).expect("compute must wait too");
+        assert_eq!(src.0, vk::PipelineStageFlags2::FRAGMENT_SHADER);
+        assert_eq!(dst.0, vk::PipelineStageFlags2::COMPUTE_SHADER);
+        assert!(transition(&mut state, Access::ComputeSampled, true).is_none(), "already synchronised");
     }
 }

@@ -160,6 +160,8 @@ pub struct ImageDesc<'a> {
     pub extent: vk::Extent3D,
     /// Array layers (1 unless an array).
     pub layers: u32,
+    /// View it as an array (`sampler2DArray`), even with one layer.
+    pub array: bool,
     /// How it is used.
     pub usage: vk::ImageUsageFlags,
 }
@@ -202,7 +204,7 @@ impl Gpu {
         let (raw, allocation) =
             unsafe { shared.allocator.create_image(&info, &allocation_info(MemoryLocation::GpuOnly)) }
                 .ctx(&format!("creating image {}", desc.name))?;
-        let view_type = match (desc.kind, desc.layers > 1) {
+        let view_type = match (desc.kind, desc.array || desc.layers > 1) {
             (vk::ImageType::TYPE_3D, _) => vk::ImageViewType::TYPE_3D,
             (_, true) => vk::ImageViewType::TYPE_2D_ARRAY,
             _ => vk::ImageViewType::TYPE_2D,

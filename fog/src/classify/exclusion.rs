@@ -1,0 +1,217 @@
+//! Hard exclusions: conditions under which a system stays a billboard whatever its score.
+//!
+//! Converting something that should stay a billboard is far worse than leaving fog as billboards,
+//! so anything whose look depends on the billboard itself (additive or other blends, glow, ribbons,
+//! steered or line-interpolated particles, velocity-aligned sprites, shaped textures), anything too
+//! small, fast or brief to read as a volume, worn and HUD attachments, and the settings switches
+//! exclude. Fullbright (`EMISSIVE`) alone does not: it becomes an emission term instead.
+
+use particles::types::{blend, PartFlags, PartSysData};
+use settings::Settings;
+
+use super::measure::Measures;
+use super::SystemContext;
+
+/// Particles smaller than this (time-averaged geometric-mean size) stay billboards, metres.
+pub const MIN_SIZE_M: f32 = 0.5;
+/// Particles faster than this (RMS over life, wind included) stay billboards, m/s.
+pub const MAX_SPEED_M_PER_S: f32 = 1.0;
+/// Effects living less than this stay billboards, seconds.
+pub const MIN_LIFE_S: f32 = 1.5;
+
+/// One hard exclusion. [`Exclusion::id`] gives its stable short id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum Exclusion {
+    /// Additive blend: the destination factor is ONE.
+    AdditiveBlend,
+    /// Any other blend pair than (SOURCE_ALPHA, ONE_MINUS_SOURCE_ALPHA).
+    NonNormalBlend,
+    /// Glow above zero at start or end.
+    Glow,
+    /// RIBBON: particles joined into a strip.
+    Ribbon,
+    /// TARGET_POS: particles steered toward a target.
+    TargetPos,
+    /// TARGET_LINEAR: particles on a line to a target (a beam or leash).
+    TargetLinear,
+    /// FOLLOW_VELOCITY: sprites aligned with their motion (streaks).
+    FollowVelocity,
+    /// Smaller than [`MIN_SIZE_M`].
+    TooSmall,
+    /// Faster than [`MAX_SPEED_M_PER_S`].
+    TooFast,
+    /// Effect life under [`MIN_LIFE_S`].
+    ShortLived,
+    /// The texture is shaped (stars, hearts, flames, rings ...).
+    ShapedTexture,
+    /// The texture's statistics are not known (yet).
+    UnknownTexture,
+    /// Worn on an avatar, with `RenderVKParticleFogAttachments` off.
+    Attachment,
+    /// A HUD attachment.
+    Hud,
+    /// `RenderVKVolumetricFog` is off.
+    VolumetricFogOff,
+    /// `RenderVKParticleFog` is off.
+    ParticleFogOff,
+}
+
+impl Exclusion {
+    /// Every exclusion, in report order.
+    pub const ALL: [Exclusion; 16] = [
+        Exclusion::AdditiveBlend,
+        Exclusion::NonNormalBlend,
+        Exclusion::Glow,
+        Exclusion::Ribbon,
+        Exclusion::TargetPos,
+        Exclusion::TargetLinear,
+        Exclusion::FollowVelocity,
+        Exclusion::TooSmall,
+        Exclusion::TooFast,
+        Exclusion::ShortLived,
+        Exclusion::ShapedTexture,
+        Exclusion::UnknownTexture,
+        Exclusion::Attachment,
+        Exclusion::Hud,
+        Exclusion::VolumetricFogOff,
+        Exclusion::ParticleFogOff,
+    ];
+
+    /// The stable short id used in reports and tests.
+    pub fn id(self) -> &'static str {
+        match self {
+            Exclusion::AdditiveBlend => "additive_blend",
+            Exclusion::NonNormalBlend => "non_normal_blend",
+            Exclusion::Glow => "glow",
+            Exclusion::Ribbon => "ribbon",
+            Exclusion::TargetPos => "target_pos",
+            Exclusion::TargetLinear => "target_linear",
+            Exclusion::FollowVelocity => "follow_velocity",
+            Exclusion::TooSmall => "too_small",
+            Exclusion::TooFast => "too_fast",
+            Exclusion::ShortLived => "short_lived",
+            Exclusion::ShapedTexture => "shaped_texture",
+            Exclusion::UnknownTexture => "unknown_texture",
+            Exclusion::Attachment => "attachment",
+            Exclusion::Hud => "hud",
+            Exclusion::VolumetricFogOff => "volumetric_fog_off",
+            Exclusion::ParticleFogOff => "particle_fog_off",
+        }
+    }
+
+    /// A sentence for creators with the measured value and the limit.
+    pub fn sentence(self, sys: &PartSysData, m: &Measures) -> String {
+        let part = &sys.part;
+        match self {
+            Exclusion::AdditiveBlend | Exclusion::NonNormalBlend => format!(
+                "blend pair ({}, {}) is not the normal alpha blend ({}, {}); other blends glow or \
+                 tint through and stay billboards",
+                part.blend_func_source,
+                part.blend_func_dest,
+                blend::SOURCE_ALPHA,
+                blend::ONE_MINUS_SOURCE_ALPHA
+            ),
+            Exclusion::Glow => format!("glow {:.2} is above 0; glowing particles stay billboards", m.glow),
+            Exclusion::Ribbon => "RIBBON joins particles into a strip; ribbons stay billboards".into(),
+            Exclusion::TargetPos => "TARGET_POS steers particles to a target; stays billboards".into(),
+            Exclusion::TargetLinear => {
+                "TARGET_LINEAR draws a line to a target (beam or leash); stays billboards".into()
+            }
+            Exclusion::FollowVelocity => {
+                "FOLLOW_VELOCITY aligns sprites with their motion (streaks); stays billboards".into()
+            }
+            Exclusion::TooSmall => {
+                format!("mean particle size {:.2} m is under the {MIN_SIZE_M} m minimum", m.size_m)
+            }
+            Exclusion::TooFast => format!(
+                "RMS particle speed {:.2} m/s over its life is over the {MAX_SPEED_M_PER_S} m/s maximum",
+                m.speed_m_per_s
+            ),
+            Exclusion::ShortLived => short_lived_sentence(m),
+            Exclusion::ShapedTexture => {
+                "the texture is shaped (not a soft puff); shaped sprites stay billboards".into()
+            }
+            Exclusion::UnknownTexture => {
+                "the texture's statistics are not known; it stays a billboard until they are".into()
+            }
+            Exclusion::Attachment => "worn on an avatar and RenderVKParticleFogAttachments is off".into(),
+            Exclusion::Hud => "a HUD attachment; HUD particles are never fog".into(),
+            Exclusion::VolumetricFogOff => "RenderVKVolumetricFog is off".into(),
+            Exclusion::ParticleFogOff => "RenderVKParticleFog is off".into(),
+        }
+    }
+}
+
+/// The `short_lived` sentence, naming whether the particle or the source is the short one.
+fn short_lived_sentence(m: &Measures) -> String {
+    if m.source_life_s < m.particle_life_s {
+        format!(
+            "the source dies after {:.2} s (particles live {:.2} s), under the {MIN_LIFE_S} s minimum",
+            m.source_life_s, m.particle_life_s
+        )
+    } else {
+        format!("particle life {:.2} s is under the {MIN_LIFE_S} s minimum", m.life_s)
+    }
+}
+
+/// A set of exclusions (a bit per [`Exclusion`]); `Copy` and allocation-free.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct ExclusionSet(u32);
+
+impl ExclusionSet {
+    /// Adds `e` when `cond` holds.
+    pub fn add_if(&mut self, cond: bool, e: Exclusion) {
+        if cond {
+            self.0 |= 1 << e as u8;
+        }
+    }
+
+    /// True when `e` is in the set.
+    pub fn contains(self, e: Exclusion) -> bool {
+        self.0 & (1 << e as u8) != 0
+    }
+
+    /// True when no exclusion fired.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The exclusions in the set, in [`Exclusion::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Exclusion> {
+        Exclusion::ALL.into_iter().filter(move |e| self.contains(*e))
+    }
+
+    /// Every hard exclusion that applies to a system.
+    pub fn evaluate(
+        sys: &PartSysData,
+        ctx: &SystemContext,
+        settings: &Settings,
+        m: &Measures,
+    ) -> ExclusionSet {
+        let part = &sys.part;
+        let flags = part.flags;
+        let mut set = ExclusionSet::default();
+        let normal = part.is_normal_alpha_blend();
+        set.add_if(!normal && part.blend_func_dest == blend::ONE, Exclusion::AdditiveBlend);
+        set.add_if(!normal && part.blend_func_dest != blend::ONE, Exclusion::NonNormalBlend);
+        set.add_if(m.glow > 0.0, Exclusion::Glow);
+        set.add_if(flags.intersects(PartFlags::RIBBON), Exclusion::Ribbon);
+        set.add_if(flags.intersects(PartFlags::TARGET_POS), Exclusion::TargetPos);
+        set.add_if(flags.intersects(PartFlags::TARGET_LINEAR), Exclusion::TargetLinear);
+        set.add_if(flags.intersects(PartFlags::FOLLOW_VELOCITY), Exclusion::FollowVelocity);
+        set.add_if(m.size_m.is_nan() || m.size_m < MIN_SIZE_M, Exclusion::TooSmall);
+        let speed = m.speed_m_per_s;
+        set.add_if(speed.is_nan() || speed > MAX_SPEED_M_PER_S, Exclusion::TooFast);
+        set.add_if(m.life_s.is_nan() || m.life_s < MIN_LIFE_S, Exclusion::ShortLived);
+        match &ctx.texture {
+            None => set.add_if(true, Exclusion::UnknownTexture),
+            Some(t) => set.add_if(!t.is_default_texture && !t.shape_is_soft, Exclusion::ShapedTexture),
+        }
+        set.add_if(ctx.attachment && !settings.particle_fog_attachments, Exclusion::Attachment);
+        set.add_if(ctx.hud || flags.intersects(PartFlags::HUD), Exclusion::Hud);
+        set.add_if(!settings.volumetric_fog, Exclusion::VolumetricFogOff);
+        set.add_if(!settings.particle_fog, Exclusion::ParticleFogOff);
+        set
+    }
+}

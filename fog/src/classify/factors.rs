@@ -1,0 +1,138 @@
+//! The soft fog-likeness score: a product of smooth ramps, each in 0..1.
+//!
+//! Each factor is a `smoothstep` between two named constants with units (or its complement), so the
+//! score is continuous in every input and a small change of a descriptor never jumps the score.
+//!
+//! The score is the **product**, not a sum, because every factor is a *necessary* condition for
+//! billboards to read as a volume: a few opaque sprites, a fast spray or a shaped texture look
+//! wrong as fog however well the other factors score. A product acts as a fuzzy AND (one factor
+//! near 0 vetoes the whole), while a sum would let a strong factor buy off a failing one and
+//! convert content that should stay billboards, the costlier mistake.
+
+use serde::Serialize;
+
+use super::measure::Measures;
+use super::TextureVerdict;
+
+/// Overlap (billboards crossed by a typical line of sight, [`Measures::overlap`]) at which `big`
+/// starts rising: a couple of sprites, each still readable.
+pub const BIG_OVERLAP_LO: f32 = 2.0;
+/// Overlap at which `big` is 1: sprites blur into one another along every line of sight.
+pub const BIG_OVERLAP_HI: f32 = 6.0;
+/// Mean alpha (particle x texture) at or below which `faint` is 1.
+pub const FAINT_ALPHA_LO: f32 = 0.25;
+/// Mean alpha at or above which `faint` is 0: solid-looking sprites.
+pub const FAINT_ALPHA_HI: f32 = 0.75;
+/// Own sizes travelled per second at or below which `slow` is 1, 1/s.
+pub const SLOW_SIZES_PER_S_LO: f32 = 0.25;
+/// Own sizes travelled per second at or above which `slow` is 0, 1/s.
+pub const SLOW_SIZES_PER_S_HI: f32 = 1.0;
+/// Effect life at which `long_lived` starts rising, seconds (the `short_lived` limit).
+pub const LONG_LIFE_LO_S: f32 = 1.5;
+/// Effect life at which `long_lived` is 1, seconds.
+pub const LONG_LIFE_HI_S: f32 = 4.0;
+/// Texture softness at which `soft` starts rising: assetstats' soft/shaped boundary (a texture is
+/// soft exactly when its softness is above 0.5, its weakest check just passing).
+pub const SOFTNESS_LO: f32 = 0.5;
+/// Texture softness at which `soft` is 1: every assetstats check passes with a clear margin (a
+/// check's score `1 / (1 + (value / limit)^4)` is 0.85 at 65 % of its limit).
+pub const SOFTNESS_HI: f32 = 0.85;
+/// Particle size at which the default (sparkle) texture starts to count as soft, metres: below it
+/// the sparkle's core and rays are visible.
+pub const DEFAULT_TEXTURE_SOFT_SIZE_LO_M: f32 = 1.0;
+/// Particle size at which the default texture counts as fully soft, metres: its bright core is
+/// then a small part of a large, faint halo.
+pub const DEFAULT_TEXTURE_SOFT_SIZE_HI_M: f32 = 3.0;
+/// Live particles at which `alive` starts rising.
+pub const ALIVE_LO: f32 = 3.0;
+/// Live particles at which `alive` is 1: enough to fill a volume.
+pub const ALIVE_HI: f32 = 12.0;
+/// Sub-bands of the `alive` ramp: the live count re-evaluates a system when it changes band.
+pub const ALIVE_RAMP_BANDS: f32 = 4.0;
+
+/// The factors of the score, each in 0..1.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct Factors {
+    /// Billboards overlap heavily: size against neighbour spacing, through the cloud's depth.
+    pub big: f32,
+    /// Low mean alpha: particle alpha over life times texture mean alpha.
+    pub faint: f32,
+    /// Slow relative to size: few own sizes travelled per second.
+    pub slow: f32,
+    /// The effect lives long enough to read as a volume.
+    pub long_lived: f32,
+    /// Normal alpha blend (1) or not (0; also a hard exclusion).
+    pub normal_blend: f32,
+    /// Soft texture (the default texture: only when particles are large).
+    pub soft: f32,
+    /// Enough particles alive.
+    pub alive: f32,
+}
+
+impl Factors {
+    /// Computes every factor from the measures, the blend and the texture verdict.
+    pub fn compute(m: &Measures, normal_blend: bool, texture: Option<&TextureVerdict>) -> Factors {
+        let sizes_per_s = if m.size_m > 0.0 { m.speed_m_per_s / m.size_m } else { f32::INFINITY };
+        Factors {
+            big: smoothstep(BIG_OVERLAP_LO, BIG_OVERLAP_HI, m.overlap),
+            faint: 1.0 - smoothstep(FAINT_ALPHA_LO, FAINT_ALPHA_HI, m.alpha),
+            slow: 1.0 - smoothstep(SLOW_SIZES_PER_S_LO, SLOW_SIZES_PER_S_HI, sizes_per_s),
+            long_lived: smoothstep(LONG_LIFE_LO_S, LONG_LIFE_HI_S, m.life_s),
+            normal_blend: if normal_blend { 1.0 } else { 0.0 },
+            soft: texture.map_or(0.0, |t| soft_factor(t, m.size_m)),
+            alive: smoothstep(ALIVE_LO, ALIVE_HI, m.alive),
+        }
+    }
+
+    /// The score: the product of all factors (module docs say why a product).
+    pub fn score(&self) -> f32 {
+        self.big * self.faint * self.slow * self.long_lived * self.normal_blend * self.soft * self.alive
+    }
+
+    /// The factors as (stable name, value) pairs, in a fixed order.
+    pub fn named(&self) -> [(&'static str, f32); 7] {
+        [
+            ("big", self.big),
+            ("faint", self.faint),
+            ("slow", self.slow),
+            ("long_lived", self.long_lived),
+            ("normal_blend", self.normal_blend),
+            ("soft", self.soft),
+            ("alive", self.alive),
+        ]
+    }
+}
+
+/// The `soft` factor: the texture's softness ramp; for the default texture, a ramp on particle
+/// size instead (its sparkle reads as a soft glow only when drawn large).
+pub fn soft_factor(texture: &TextureVerdict, size_m: f32) -> f32 {
+    if texture.is_default_texture {
+        smoothstep(DEFAULT_TEXTURE_SOFT_SIZE_LO_M, DEFAULT_TEXTURE_SOFT_SIZE_HI_M, size_m)
+    } else if texture.shape_is_soft {
+        smoothstep(SOFTNESS_LO, SOFTNESS_HI, texture.softness)
+    } else {
+        0.0
+    }
+}
+
+/// Which band of the `alive` ramp a live count falls in: 0 below [`ALIVE_LO`], the last band at or
+/// above [`ALIVE_HI`], and [`ALIVE_RAMP_BANDS`] equal bands in between.
+pub fn alive_band(count: u32) -> u8 {
+    let n = count as f32;
+    if n < ALIVE_LO {
+        0
+    } else if n >= ALIVE_HI {
+        ALIVE_RAMP_BANDS as u8 + 1
+    } else {
+        1 + ((n - ALIVE_LO) / (ALIVE_HI - ALIVE_LO) * ALIVE_RAMP_BANDS) as u8
+    }
+}
+
+/// Hermite smoothstep: 0 at or below `lo`, 1 at or above `hi`, `3t^2 - 2t^3` between; NaN gives 0.
+pub fn smoothstep(lo: f32, hi: f32, x: f32) -> f32 {
+    let t = ((x - lo) / (hi - lo)).clamp(0.0, 1.0);
+    if t.is_nan() {
+        return 0.0;
+    }
+    t * t * (3.0 - 2.0 * t)
+}

@@ -1,0 +1,276 @@
+//! What a particle system looks like as a whole effect: size, speed, life, population, packing.
+//!
+//! Definitions (this project's, chosen to match how a person judges the effect; viewer semantics
+//! from `../shared/reference/sl-particles.md` sections 3.3, 5.2-5.4):
+//!
+//! * **Size** ([`Measures::size_m`]): the time-averaged geometric mean `sqrt(x * y)` of the
+//!   particle's scale over its life. With `INTERP_SCALE` the scale goes linearly from start to end
+//!   (reference 5.4 step 8), otherwise it stays at start. The average is a 4-point Gauss-Legendre
+//!   quadrature over the normalised age, exact when x and y are proportional.
+//! * **Speed** ([`Measures::speed_m_per_s`]): the RMS over the particle's life of `|v0 + a t|`,
+//!   plus wind drift. DROP, unknown patterns and ANGLE_CONE_EMPTY emit at rest whatever the speed
+//!   rules say (reference 5.3); other patterns draw the speed uniformly in [min, max], so
+//!   `E|v0|^2 = (min^2 + min max + max^2) / 3`. The emission direction is taken as uncorrelated
+//!   with the acceleration (the object's rotation is unknown here), so the RMS is
+//!   `sqrt(E|v0|^2 + |a|^2 L^2 / 3)`. With `WIND` the velocity relaxes toward the region wind at
+//!   0.1/s (reference 5.4 step 2); the drift `w (1 - e^(-0.1 t))` for a wind of
+//!   [`TYPICAL_REGION_WIND_M_PER_S`] is added in quadrature (its RMS over the life). A slowly
+//!   rising smoke plume is therefore slow; a spark shower or a falling rain sheet is fast.
+//! * **Life** ([`Measures::life_s`]): the particle max age, shortened to the source's remaining
+//!   life (`max_age - start_age`) when the source is mortal: a source that dies quickly is a
+//!   short-lived effect.
+//! * **Alive**: the live count when the simulation knows it, otherwise the steady-state estimate
+//!   `emitted per second * min(particle life, source life)`, capped at `RenderMaxPartCount`.
+//!   Bursts happen at most once per frame (reference 5.2 consequence (a)), taken at
+//!   [`REFERENCE_FRAME_RATE_HZ`].
+//! * **Cloud** ([`Cloud`]): the particles fill a capsule. Its radius is the emission radius plus
+//!   the mean *spread* travel (the direction-random part of the emission speed: all of it for
+//!   EXPLODE, `sin(max angle)` of it for ANGLE patterns; at least half a particle); its length is
+//!   the *common* travel over a life (the cone axis part `|cos(mean angle)|` of the emission speed,
+//!   the acceleration `a L^2 / 2` and the wind drift `w (L - (1 - e^(-kL)) / k)`, in quadrature,
+//!   since their directions are unknown). The legacy INNER/OUTER tilt is ignored.
+//! * **Packing**: the spacing between neighbours is `cbrt(volume / alive estimate)`
+//!   ([`Measures::spacing_m()`]). The overlap ([`Measures::overlap`]) is how many billboards a typical
+//!   line of sight through the cloud crosses: total billboard area over the cloud's mean projected
+//!   area (Cauchy: surface / 4), `alive size^2 / (S / 4)`, which is `(size / spacing)^2` times the
+//!   cloud depth in spacings. It is size against spacing, weighted by how deep the cloud is.
+
+use glam::Vec3;
+use particles::types::{PartFlags, PartSysData, PatternKind};
+use settings::Settings;
+
+use super::SystemContext;
+
+/// Region wind assumed for `WIND` particles, m/s: a light breeze (Second Life region wind rarely
+/// exceeds a few m/s near the ground).
+pub const TYPICAL_REGION_WIND_M_PER_S: f32 = 1.0;
+
+/// Rate at which a `WIND` particle's velocity relaxes toward the wind, 1/s (reference 5.4 step 2).
+pub const WIND_RELAX_PER_S: f32 = 0.1;
+
+/// Frame rate at which burst timing is judged, Hz: bursts happen at most once per frame.
+pub const REFERENCE_FRAME_RATE_HZ: f32 = 60.0;
+
+/// Gauss-Legendre nodes on [0, 1] (4 points) for averages over the normalised age.
+const GL_NODES: [f32; 4] = [0.069_431_84, 0.330_009_5, 0.669_990_5, 0.930_568_16];
+
+/// Gauss-Legendre weights matching [`GL_NODES`] (sum 1).
+const GL_WEIGHTS: [f32; 4] = [0.173_927_42, 0.326_072_58, 0.326_072_58, 0.173_927_42];
+
+/// Rec. 709 luma weights for linear RGB.
+const LUMA: Vec3 = Vec3::new(0.2126, 0.7152, 0.0722);
+
+/// The measured effect, all in SI units. See the module docs for the definitions.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Measures {
+    /// Time-averaged geometric-mean particle size, metres.
+    pub size_m: f32,
+    /// RMS particle speed over its life including wind drift, m/s.
+    pub speed_m_per_s: f32,
+    /// Particle max age, seconds.
+    pub particle_life_s: f32,
+    /// Remaining source life, seconds; infinite for a source that lives forever.
+    pub source_life_s: f32,
+    /// Effect life: the particle life, shortened to the source life, seconds.
+    pub life_s: f32,
+    /// Particles emitted per second.
+    pub emitted_per_s: f32,
+    /// Steady-state alive estimate from the descriptor alone.
+    pub alive_estimate: f32,
+    /// Particles alive as used by the `alive` factor: the live count when known, else the estimate.
+    pub alive: f32,
+    /// Cloud volume per particle (alive estimate), cubic metres; see [`Measures::spacing_m`].
+    pub volume_per_particle_m3: f32,
+    /// Billboards crossed by a typical line of sight through the cloud (dimensionless).
+    pub overlap: f32,
+    /// Particle alpha averaged over life, times the texture's mean alpha when known.
+    pub alpha: f32,
+    /// Luminance of the particle colour averaged over life (Rec. 709, 0..1).
+    pub luminance: f32,
+    /// Largest glow, start or end, 0..1.
+    pub glow: f32,
+}
+
+impl Measures {
+    /// Typical distance between neighbouring particles, metres: the cube root of the volume per
+    /// particle (computed on demand: the score does not need it).
+    pub fn spacing_m(&self) -> f32 {
+        self.volume_per_particle_m3.cbrt()
+    }
+}
+
+/// Measures a system (see the module docs for each definition).
+pub fn measure(sys: &PartSysData, ctx: &SystemContext, settings: &Settings) -> Measures {
+    let part = &sys.part;
+    let particle_life_s = finite_or_zero(part.max_age).max(0.0);
+    let source_life_s = source_life_s(sys);
+    let life_s = particle_life_s.min(source_life_s);
+    let size_m = mean_size_m(sys);
+    let speed_m_per_s = rms_speed_m_per_s(sys, particle_life_s);
+    let emitted_per_s = emitted_per_s(sys);
+    let cap = settings.max_part_count.max(0) as f32;
+    let alive_estimate = (emitted_per_s * life_s).min(cap);
+    let alive = ctx.live_count.map_or(alive_estimate, |n| n as f32);
+    let cloud = Cloud::of(sys, size_m, particle_life_s);
+    let volume_per_particle_m3 = if alive_estimate >= 1.0 {
+        finite_or_zero(cloud.volume_m3() / alive_estimate)
+    } else {
+        f32::INFINITY
+    };
+    let projected = cloud.mean_projected_area_m2();
+    let overlap = if projected > 0.0 { alive_estimate * size_m * size_m / projected } else { 0.0 };
+    let interp = part.flags.contains(PartFlags::INTERP_COLOR);
+    let colour = if interp { (part.start_color + part.end_color) * 0.5 } else { part.start_color };
+    let texture_alpha = ctx.texture.map_or(1.0, |t| t.mean_alpha.clamp(0.0, 1.0));
+    Measures {
+        size_m,
+        speed_m_per_s,
+        particle_life_s,
+        source_life_s,
+        life_s,
+        emitted_per_s,
+        alive_estimate,
+        alive,
+        volume_per_particle_m3,
+        overlap,
+        alpha: finite_or(colour.w, 1.0).clamp(0.0, 1.0) * texture_alpha,
+        luminance: finite_or_zero(colour.truncate().clamp(Vec3::ZERO, Vec3::ONE).dot(LUMA)),
+        glow: finite_or(part.start_glow, 1.0).max(finite_or(part.end_glow, 1.0)).max(0.0),
+    }
+}
+
+/// Remaining life of the source in seconds; infinite when it lives forever (`max_age` 0).
+pub fn source_life_s(sys: &PartSysData) -> f32 {
+    let max_age = finite_or_zero(sys.max_age);
+    if max_age <= 0.0 {
+        f32::INFINITY
+    } else {
+        (max_age - finite_or_zero(sys.start_age)).max(0.0)
+    }
+}
+
+/// Time-averaged geometric mean `sqrt(x * y)` of the particle scale over its life, metres.
+pub fn mean_size_m(sys: &PartSysData) -> f32 {
+    let part = &sys.part;
+    let start = part.start_scale.abs();
+    if !part.flags.contains(PartFlags::INTERP_SCALE) {
+        return finite_or_zero((start.x * start.y).sqrt());
+    }
+    let end = part.end_scale.abs();
+    let mut sum = 0.0;
+    for (f, w) in GL_NODES.iter().zip(GL_WEIGHTS) {
+        let s = start.lerp(end, *f);
+        sum += w * (s.x * s.y).sqrt();
+    }
+    finite_or_zero(sum)
+}
+
+/// RMS emission speed, m/s: 0 for DROP-like patterns, else `sqrt((min^2 + min max + max^2) / 3)`.
+pub fn emission_rms_m_per_s(sys: &PartSysData) -> f32 {
+    match sys.pattern_kind() {
+        PatternKind::Drop => 0.0,
+        _ => {
+            let (a, b) = (sys.burst_speed_min.abs(), sys.burst_speed_max.abs());
+            finite_or(((a * a + a * b + b * b) / 3.0).sqrt(), f32::INFINITY)
+        }
+    }
+}
+
+/// RMS speed over the particle's life `life_s`, with wind drift when `WIND` is set, m/s.
+pub fn rms_speed_m_per_s(sys: &PartSysData, life_s: f32) -> f32 {
+    let v0 = emission_rms_m_per_s(sys);
+    let accel_sq = sys.part_accel.length_squared() * life_s * life_s / 3.0;
+    let wind_sq = if sys.part.flags.contains(PartFlags::WIND) {
+        let w = TYPICAL_REGION_WIND_M_PER_S;
+        w * w * wind_drift_mean_square(life_s)
+    } else {
+        0.0
+    };
+    finite_or((v0 * v0 + accel_sq + wind_sq).sqrt(), f32::INFINITY)
+}
+
+/// Mean over `[0, life]` of `(1 - e^(-k t))^2` with `k` = [`WIND_RELAX_PER_S`]: the fraction of the
+/// wind speed (squared) a `WIND` particle has picked up, on average over its life.
+pub fn wind_drift_mean_square(life_s: f32) -> f32 {
+    let x = WIND_RELAX_PER_S * life_s;
+    if x <= 1e-4 {
+        return 0.0;
+    }
+    let e = (-x).exp();
+    1.0 - 2.0 * (1.0 - e) / x + (1.0 - e * e) / (2.0 * x)
+}
+
+/// Particles emitted per second: `count / burst_rate`, with at most one burst per frame.
+pub fn emitted_per_s(sys: &PartSysData) -> f32 {
+    let rate_s = finite_or_zero(sys.burst_rate).max(1.0 / REFERENCE_FRAME_RATE_HZ);
+    f32::from(sys.burst_part_count) / rate_s
+}
+
+/// The region a system's particles fill: a capsule (module docs, "Cloud").
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cloud {
+    /// Capsule radius, metres.
+    pub radius_m: f32,
+    /// Capsule length (between the end caps), metres.
+    pub length_m: f32,
+}
+
+impl Cloud {
+    /// The cloud of a system whose particles have mean size `size_m` and live `life_s`.
+    pub fn of(sys: &PartSysData, size_m: f32, life_s: f32) -> Cloud {
+        let (common, spread, radius) = match sys.pattern_kind() {
+            PatternKind::Drop => (0.0, 0.0, 0.0),
+            PatternKind::Explode => (0.0, 1.0, sys.burst_radius),
+            PatternKind::Angle | PatternKind::AngleCone => {
+                let (a, b) = (sys.inner_angle.abs(), sys.outer_angle.abs());
+                let hi = a.max(b).min(std::f32::consts::PI);
+                let mid = 0.5 * (a.min(b) + hi);
+                (mid.cos().abs(), hi.min(std::f32::consts::FRAC_PI_2).sin(), sys.burst_radius)
+            }
+        };
+        let v0 = emission_rms_m_per_s(sys);
+        let radius_m = (finite_or_zero(radius).abs() + 0.5 * spread * v0 * life_s).max(0.5 * size_m);
+        let emitted = common * v0 * life_s;
+        let accelerated = 0.5 * sys.part_accel.length() * life_s * life_s;
+        let drifted = if sys.part.flags.contains(PartFlags::WIND) {
+            let k = WIND_RELAX_PER_S;
+            TYPICAL_REGION_WIND_M_PER_S * (life_s - (1.0 - (-k * life_s).exp()) / k)
+        } else {
+            0.0
+        };
+        let length_m = (emitted * emitted + accelerated * accelerated + drifted * drifted).sqrt();
+        Cloud { radius_m: finite_or_zero(radius_m), length_m: finite_or_zero(length_m) }
+    }
+
+    /// Capsule volume, cubic metres.
+    pub fn volume_m3(&self) -> f32 {
+        let (r, l) = (self.radius_m, self.length_m);
+        std::f32::consts::PI * r * r * (l + 4.0 / 3.0 * r)
+    }
+
+    /// Mean projected area over all view directions (a quarter of the surface, Cauchy), m^2.
+    pub fn mean_projected_area_m2(&self) -> f32 {
+        let (r, l) = (self.radius_m, self.length_m);
+        std::f32::consts::PI * r * (0.5 * l + r)
+    }
+}
+
+/// `x`, or `fallback` when it is NaN or infinite. Fallbacks are conservative: an unreadable speed is
+/// infinitely fast, an unreadable alpha opaque, an unreadable glow full.
+fn finite_or(x: f32, fallback: f32) -> f32 {
+    if x.is_finite() {
+        x
+    } else {
+        fallback
+    }
+}
+
+/// `x`, or 0 when it is NaN or infinite (descriptors come from outside): an unreadable size is too
+/// small, an unreadable life too short.
+fn finite_or_zero(x: f32) -> f32 {
+    if x.is_finite() {
+        x
+    } else {
+        0.0
+    }
+}

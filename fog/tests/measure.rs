@@ -1,0 +1,112 @@
+//! The effect measures against analytic values and independent numeric integration.
+
+use fog::classify::factors::{alive_band, smoothstep, ALIVE_HI, ALIVE_LO};
+use fog::classify::measure::{
+    emitted_per_s, mean_size_m, rms_speed_m_per_s, source_life_s, wind_drift_mean_square,
+    TYPICAL_REGION_WIND_M_PER_S, WIND_RELAX_PER_S,
+};
+use glam::{Vec2, Vec3};
+use particles::types::{pattern, PartFlags, PartSysData};
+
+fn sys() -> PartSysData {
+    PartSysData::default()
+}
+
+/// Midpoint-rule average of `f` over [0, 1] with many samples: an independent check of the
+/// classifier's 4-point quadrature.
+fn average(f: impl Fn(f32) -> f32) -> f32 {
+    const N: usize = 20_000;
+    (0..N).map(|i| f((i as f32 + 0.5) / N as f32)).sum::<f32>() / N as f32
+}
+
+#[test]
+fn size_is_the_time_averaged_geometric_mean() {
+    let mut s = sys();
+    s.part.start_scale = Vec2::new(1.0, 4.0);
+    s.part.end_scale = Vec2::new(3.0, 3.0);
+    assert!((mean_size_m(&s) - 2.0).abs() < 1e-6, "without INTERP_SCALE the start size counts");
+    s.part.flags = PartFlags(PartFlags::INTERP_SCALE);
+    s.part.start_scale = Vec2::splat(1.0);
+    assert!((mean_size_m(&s) - 2.0).abs() < 1e-5, "square 1 -> 3 m averages 2 m");
+    // x = 1, y = 1 -> 4: mean of sqrt(1 + 3f) = (2/9)(4^1.5 - 1) = 14/9.
+    s.part.end_scale = Vec2::new(1.0, 4.0);
+    assert!((mean_size_m(&s) - 14.0 / 9.0).abs() < 1e-3, "got {}", mean_size_m(&s));
+    // Shrinking to nothing on one axis only: a singular integrand, within 2 %.
+    s.part.start_scale = Vec2::new(2.0, 1.0);
+    s.part.end_scale = Vec2::new(0.0, 2.0);
+    let want = average(|f| ((2.0 - 2.0 * f) * (1.0 + f)).sqrt());
+    assert!((mean_size_m(&s) - want).abs() < 0.02 * want, "{} vs {want}", mean_size_m(&s));
+}
+
+#[test]
+fn drop_patterns_emit_at_rest_whatever_the_speed_rules_say() {
+    for p in [pattern::DROP, 0, pattern::ANGLE_CONE_EMPTY] {
+        let s = PartSysData { pattern: p, burst_speed_min: 5.0, burst_speed_max: 9.0, ..sys() };
+        assert_eq!(rms_speed_m_per_s(&s, 10.0), 0.0, "pattern {p:#x}");
+    }
+    let s = PartSysData { pattern: pattern::EXPLODE, burst_speed_min: 0.3, burst_speed_max: 0.3, ..sys() };
+    assert!((rms_speed_m_per_s(&s, 10.0) - 0.3).abs() < 1e-6);
+    // Uniform speed in [0, 1]: E v^2 = 1/3.
+    let s = PartSysData { pattern: pattern::ANGLE_CONE, burst_speed_min: 0.0, burst_speed_max: 1.0, ..sys() };
+    assert!((rms_speed_m_per_s(&s, 10.0) - (1.0f32 / 3.0).sqrt()).abs() < 1e-6);
+}
+
+#[test]
+fn acceleration_over_the_life_counts() {
+    // Falling rain from rest: |a t| has RMS a L / sqrt(3) over [0, L].
+    let s = PartSysData { part_accel: Vec3::new(0.0, 0.0, -9.8), ..sys() };
+    let want = average(|f| (9.8 * 2.0 * f).powi(2)).sqrt();
+    assert!((rms_speed_m_per_s(&s, 2.0) - want).abs() < 1e-3 * want);
+    assert!(rms_speed_m_per_s(&s, 2.0) > 10.0, "a falling rain sheet is fast");
+    // A slowly rising plume: 0.1 m/s^2 for 5 s.
+    let plume = PartSysData { part_accel: Vec3::new(0.0, 0.0, 0.1), ..sys() };
+    assert!(rms_speed_m_per_s(&plume, 5.0) < 0.3);
+}
+
+#[test]
+fn wind_drift_follows_the_relaxation_law() {
+    for life_s in [0.5f32, 5.0, 20.0, 100.0] {
+        let k = WIND_RELAX_PER_S;
+        let numeric = average(|f| (1.0 - (-k * life_s * f).exp()).powi(2));
+        let analytic = wind_drift_mean_square(life_s);
+        assert!((numeric - analytic).abs() < 1e-4, "life {life_s}: {numeric} vs {analytic}");
+    }
+    let still = sys();
+    let windy = PartSysData {
+        part: particles::PartData { flags: PartFlags(PartFlags::WIND), ..still.part },
+        ..still
+    };
+    assert_eq!(rms_speed_m_per_s(&still, 100.0), 0.0);
+    let drift = rms_speed_m_per_s(&windy, 100.0);
+    assert!(drift > 0.5 * TYPICAL_REGION_WIND_M_PER_S && drift < TYPICAL_REGION_WIND_M_PER_S);
+}
+
+#[test]
+fn emission_rate_and_source_life() {
+    let s = PartSysData { burst_rate: 0.5, burst_part_count: 3, ..sys() };
+    assert!((emitted_per_s(&s) - 6.0).abs() < 1e-6);
+    // At most one burst per frame (60 Hz): a 0.001 s rate does not give 1000 bursts per second.
+    let fast = PartSysData { burst_rate: 0.001, burst_part_count: 1, ..sys() };
+    assert!((emitted_per_s(&fast) - 60.0).abs() < 1e-3);
+    assert_eq!(source_life_s(&sys()), f32::INFINITY, "max_age 0 lives forever");
+    let mortal = PartSysData { max_age: 3.0, start_age: 1.0, ..sys() };
+    assert_eq!(source_life_s(&mortal), 2.0);
+}
+
+#[test]
+fn ramps_are_smooth_and_bands_are_ordered() {
+    assert_eq!(smoothstep(1.0, 3.0, 0.0), 0.0);
+    assert_eq!(smoothstep(1.0, 3.0, 2.0), 0.5);
+    assert_eq!(smoothstep(1.0, 3.0, 9.0), 1.0);
+    assert_eq!(smoothstep(1.0, 3.0, f32::NAN), 0.0);
+    let mut last = 0;
+    for n in 0..50 {
+        let b = alive_band(n);
+        assert!(b >= last && b <= last + 1, "bands rise one at a time");
+        last = b;
+    }
+    assert_eq!(alive_band(ALIVE_LO as u32 - 1), 0);
+    assert_ne!(alive_band(ALIVE_LO as u32), 0);
+    assert_eq!(alive_band(ALIVE_HI as u32), alive_band(1000));
+    assert_ne!(alive_band(ALIVE_HI as u32 - 1), alive_band(ALIVE_HI as u32));
+}

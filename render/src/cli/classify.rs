@@ -1,0 +1,126 @@
+//! `particle-fog classify (--lsl FILE | --hex HEX | --scene FILE) [--texture-dir DIR]
+//! [--unknown-texture unknown|soft|shaped] [--json]`: why each particle system does or does not
+//! become fog.
+//!
+//! The master toggle `RenderVKParticleFog` is switched on before the user's settings file and
+//! `--set` overrides are applied, so a creator sees the content's verdict; `--set
+//! RenderVKParticleFog=false` shows the toggle's own effect.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use fog::report::{self, ReportInput, UnknownTexturePolicy};
+use fog::TextureVerdict;
+use settings::Settings;
+
+/// Where the systems come from.
+#[derive(Clone, Debug)]
+pub enum Source {
+    /// An LSL script: one entry per non-empty particle call.
+    Lsl(PathBuf),
+    /// One PSYS block as hex.
+    Hex(String),
+    /// A scene file: one entry per particle source, textures from its `[textures]`.
+    Scene(PathBuf),
+}
+
+/// Image file endings the texture directory is searched for.
+const TEXTURE_EXTENSIONS: &[&str] = &["png", "tga", "jpg", "jpeg"];
+
+/// Classifies every system of `source`; returns the JSON report or the text table.
+pub fn run(
+    source: &Source,
+    texture_dir: Option<&Path>,
+    policy: UnknownTexturePolicy,
+    settings: &Settings,
+    json: bool,
+) -> anyhow::Result<String> {
+    let mut textures: HashMap<String, PathBuf> = match texture_dir {
+        Some(dir) => images_by_stem(dir)?,
+        None => HashMap::new(),
+    };
+    let inputs = match source {
+        Source::Lsl(path) => {
+            let text =
+                std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            report::inputs_from_lsl(&path.display().to_string(), &text)?
+        }
+        Source::Hex(hex) => vec![report::input_from_hex("hex", hex)?],
+        Source::Scene(path) => {
+            let scene = crate::scene::load(path)?;
+            textures.extend(scene.textures.clone());
+            scene.particles.iter().map(scene_input).collect()
+        }
+    };
+    let verdicts = texture_verdicts(&textures);
+    let rows = report::assess_all(&inputs, |name| verdicts.get(name).copied(), policy, settings);
+    Ok(if json {
+        serde_json::to_string_pretty(&report::report_json(&rows))?
+    } else {
+        report::report_table(&rows)
+    })
+}
+
+/// Settings for classification: defaults with the master toggle on, then the file, then overrides.
+pub fn settings_for(file: Option<&PathBuf>, overrides: &[String]) -> anyhow::Result<Settings> {
+    let mut all = vec!["RenderVKParticleFog=true".to_owned()];
+    if let Some(path) = file {
+        let from_file = settings::SettingsFile::open(path)?.settings;
+        all.extend(
+            settings::SETTINGS
+                .iter()
+                .filter_map(|d| from_file.get(d.name).ok().map(|v| format!("{}={v}", d.name))),
+        );
+    }
+    all.extend_from_slice(overrides);
+    let mut s = Settings::default();
+    settings::cli::apply_overrides(&mut s, &all)?;
+    Ok(s)
+}
+
+fn scene_input(p: &crate::scene::ParticleSource) -> ReportInput {
+    let texture = p.texture.clone().unwrap_or_else(|| {
+        if p.system.part_image_id.is_nil() {
+            String::new()
+        } else {
+            p.system.part_image_id.to_string()
+        }
+    });
+    ReportInput { source: p.name.clone(), system: p.system, texture, attachment: p.attachment, hud: p.hud }
+}
+
+fn images_by_stem(dir: &Path) -> anyhow::Result<HashMap<String, PathBuf>> {
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("reading texture directory {}", dir.display()))?;
+    Ok(entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| TEXTURE_EXTENSIONS.contains(&e.to_lowercase().as_str()))
+        })
+        .filter_map(|p| Some((p.file_stem()?.to_string_lossy().into_owned(), p)))
+        .collect())
+}
+
+/// Statistics for every named texture, in parallel; a file that cannot be read is reported and
+/// left without statistics (so its systems stay billboards, or follow `--unknown-texture`).
+fn texture_verdicts(textures: &HashMap<String, PathBuf>) -> HashMap<String, TextureVerdict> {
+    let cache = assetstats::StatsCache::in_memory();
+    let jobs: Vec<(assetstats::TextureKey, PathBuf)> =
+        textures.values().map(|p| (assetstats::TextureKey::path(p), p.clone())).collect();
+    let results = cache.compute_batch(&jobs);
+    textures
+        .keys()
+        .zip(results)
+        .filter_map(|(name, r)| match r {
+            Ok(stats) => Some((name.clone(), TextureVerdict::from(&stats))),
+            Err(e) => {
+                tracing::warn!("texture {name}: {e}");
+                None
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,122 @@
+//! `particle-fog render <scene.toml>`: renders frames to PNG and ends with the per-pass GPU timing
+//! table (medians over the frames), also written as JSON beside the images.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use serde::Serialize;
+
+use crate::frame::HostRenderer;
+use crate::vk::profiler::PassTiming;
+use crate::vk::readback::write_png;
+use crate::world::World;
+use crate::{Gpu, GpuDesc};
+
+/// What to render.
+#[derive(Clone, Debug)]
+pub struct RenderJob {
+    /// The scene file.
+    pub scene: PathBuf,
+    /// Output size, pixels.
+    pub width: u32,
+    /// Output height, pixels.
+    pub height: u32,
+    /// Frames to render.
+    pub frames: u32,
+    /// Simulated frames per second (time step between frames).
+    pub fps: f32,
+    /// Output folder.
+    pub out: PathBuf,
+    /// Write only the last frame.
+    pub last_only: bool,
+    /// Settings-file path and `NAME=VALUE` overrides (applied after the scene's own).
+    pub settings_file: Option<PathBuf>,
+    /// Command-line overrides.
+    pub overrides: Vec<String>,
+}
+
+/// The JSON written beside the images.
+#[derive(Serialize)]
+pub struct TimingReport {
+    /// Scene file.
+    pub scene: String,
+    /// Device name and driver.
+    pub device: String,
+    /// Output size.
+    pub width: u32,
+    /// Output height.
+    pub height: u32,
+    /// Frames rendered.
+    pub frames: u32,
+    /// Per-pass GPU time.
+    pub passes: Vec<PassTiming>,
+}
+
+/// Parses `WxH`.
+pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
+    let (w, h) =
+        text.split_once(['x', 'X']).ok_or_else(|| format!("size {text:?}: expected WxH, e.g. 1280x720"))?;
+    let parse = |s: &str| s.trim().parse::<u32>().ok().filter(|v| (1..=16384).contains(v));
+    match (parse(w), parse(h)) {
+        (Some(w), Some(h)) => Ok((w, h)),
+        _ => Err(format!("size {text:?}: width and height must be whole numbers in 1..=16384")),
+    }
+}
+
+/// Renders the job on `desc`'s device; returns the report (also written as JSON).
+pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
+    let scene = crate::scene::load(&job.scene)?;
+    for w in &scene.warnings {
+        tracing::warn!("{}: {w}", job.scene.display());
+    }
+    let scene_overrides: Vec<String> = scene.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let mut settings = super::settings::load_for_run(job.settings_file.as_ref(), &scene_overrides)?;
+    settings::cli::apply_overrides(&mut settings, &job.overrides)?;
+    let mut gpu = Gpu::new(desc)?;
+    let mut world = World::new(&mut gpu, &scene)?;
+    let mut renderer = HostRenderer::new(&gpu, job.width, job.height)?;
+    gpu.profiler.clear();
+    let stem = job.scene.file_stem().map_or_else(|| "scene".into(), |s| s.to_string_lossy().into_owned());
+    for frame in 0..job.frames {
+        renderer.render(&mut gpu, &mut world, &scene, &settings, frame as f32 / job.fps)?;
+        let last = frame + 1 == job.frames;
+        if !job.last_only || last {
+            let name = if job.frames == 1 || job.last_only {
+                format!("{stem}.png")
+            } else {
+                format!("{stem}_{frame:04}.png")
+            };
+            let pixels = renderer.read_ldr(&mut gpu)?;
+            write_png(&job.out.join(name), job.width, job.height, &pixels)?;
+        }
+        if job.frames > 1 {
+            eprint!("\r{stem}: frame {}/{}", frame + 1, job.frames);
+            let _ = std::io::stderr().flush();
+        }
+    }
+    if job.frames > 1 {
+        eprintln!();
+    }
+    anyhow::ensure!(
+        gpu.canary().is_empty() || !gpu.validation(),
+        "validation errors: {:?}",
+        gpu.canary().drain()
+    );
+    let report = TimingReport {
+        scene: job.scene.display().to_string(),
+        device: format!("{} ({})", gpu.info().name, gpu.info().driver),
+        width: job.width,
+        height: job.height,
+        frames: job.frames,
+        passes: gpu.profiler.timings(),
+    };
+    write_json(&job.out.join(format!("{stem}_timings.json")), &report)?;
+    Ok(report)
+}
+
+fn write_json(path: &Path, report: &TimingReport) -> anyhow::Result<()> {
+    std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))?;
+    let text = serde_json::to_string_pretty(report)?;
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}

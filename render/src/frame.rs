@@ -1,0 +1,210 @@
+//! One frame of the host renderer: the passes in order, nothing else. Per-frame constants and
+//! camera-dependent shadow views are written before the submission; each pass records itself.
+//!
+//! Order: `host.shadow` (every atlas layer) -> `host.opaque` (forward-lit HDR + depth) ->
+//! `fog.froxel_inject` -> `fog.froxel_integrate` -> `fog.apply` (when `RenderVKVolumetricFog` is
+//! on) -> `host.tonemap` (HDR -> sRGB RGBA8).
+
+use ash::vk;
+use glam::Vec3;
+
+use crate::error::Result;
+use crate::froxel::{FroxelFog, FroxelGrid};
+use crate::gpu_types::FrameUniform;
+use crate::passes::fog_apply::FogApplyPass;
+use crate::passes::froxel_inject::FroxelInjectPass;
+use crate::passes::froxel_integrate::FroxelIntegratePass;
+use crate::passes::opaque::{OpaquePass, DEPTH_FORMAT, HDR_FORMAT};
+use crate::passes::shadow::ShadowPass;
+use crate::passes::tonemap::TonemapPass;
+use crate::scene::Scene;
+use crate::view::{CameraView, CASCADES};
+use crate::vk::context::Gpu;
+use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
+use crate::vk::sampler::Samplers;
+use crate::world::{World, SHADOW_MAP_SIZE};
+use settings::Settings;
+
+/// The frame's render targets.
+pub struct Targets {
+    /// Linear HDR radiance.
+    pub hdr: Image,
+    /// Depth (sampled by later passes).
+    pub depth: Image,
+    /// The displayable result, sRGB-encoded RGBA8.
+    pub ldr: Image,
+}
+
+impl Targets {
+    fn new(gpu: &Gpu, width: u32, height: u32) -> Result<Targets> {
+        let extent = vk::Extent3D { width, height, depth: 1 };
+        let image = |name, format, usage| {
+            gpu.create_image(&ImageDesc {
+                name,
+                kind: vk::ImageType::TYPE_2D,
+                format,
+                extent,
+                layers: 1,
+                array: false,
+                usage,
+            })
+        };
+        use vk::ImageUsageFlags as U;
+        Ok(Targets {
+            hdr: image(
+                "frame.hdr",
+                HDR_FORMAT,
+                U::COLOR_ATTACHMENT | U::STORAGE | U::SAMPLED | U::TRANSFER_SRC,
+            )?,
+            depth: image(
+                "frame.depth",
+                DEPTH_FORMAT,
+                U::DEPTH_STENCIL_ATTACHMENT | U::SAMPLED | U::TRANSFER_SRC,
+            )?,
+            ldr: image("frame.ldr", vk::Format::R8G8B8A8_UNORM, U::STORAGE | U::TRANSFER_SRC)?,
+        })
+    }
+}
+
+/// The host renderer: passes, samplers, targets and the frame constants.
+pub struct HostRenderer {
+    shadow: ShadowPass,
+    opaque: OpaquePass,
+    tonemap: TonemapPass,
+    inject: FroxelInjectPass,
+    integrate: FroxelIntegratePass,
+    apply: FogApplyPass,
+    /// The froxel fog's resources (made on first use, remade when the grid settings change).
+    pub fog: Option<FroxelFog>,
+    samplers: Samplers,
+    frame_buf: Buffer,
+    /// The render targets.
+    pub targets: Targets,
+    frame_index: u32,
+}
+
+impl HostRenderer {
+    /// Creates the passes and `width` x `height` targets.
+    pub fn new(gpu: &Gpu, width: u32, height: u32) -> Result<HostRenderer> {
+        Ok(HostRenderer {
+            shadow: ShadowPass::new(gpu)?,
+            opaque: OpaquePass::new(gpu)?,
+            tonemap: TonemapPass::new(gpu)?,
+            inject: FroxelInjectPass::new(gpu)?,
+            integrate: FroxelIntegratePass::new(gpu)?,
+            apply: FogApplyPass::new(gpu)?,
+            fog: None,
+            samplers: Samplers::new(gpu)?,
+            frame_buf: gpu.create_buffer(&BufferDesc {
+                name: "frame.constants",
+                size: std::mem::size_of::<FrameUniform>() as u64,
+                usage: vk::BufferUsageFlags::UNIFORM_BUFFER,
+                location: MemoryLocation::CpuToGpu,
+            })?,
+            targets: Targets::new(gpu, width, height)?,
+            frame_index: 0,
+        })
+    }
+
+    /// Renders `scene` at time `time_s` with `settings` into the targets (and waits).
+    pub fn render(
+        &mut self,
+        gpu: &mut Gpu,
+        world: &mut World,
+        scene: &Scene,
+        settings: &Settings,
+        time_s: f32,
+    ) -> Result<()> {
+        let (w, h) = (self.targets.ldr.extent.width, self.targets.ldr.extent.height);
+        let cam = scene.camera_at(time_s);
+        let view = CameraView::new(cam.position, cam.target, cam.fov_y_deg, w as f32 / h as f32);
+        let to_sun = scene.sun.direction.try_normalize().unwrap_or(Vec3::Z);
+        world.update_shadow_views(&view, to_sun);
+        let constants = frame_uniform(scene, &view, world, (w, h), self.frame_index);
+        self.frame_buf.write(0, bytemuck::bytes_of(&constants));
+        self.frame_index = self.frame_index.wrapping_add(1);
+        self.prepare_fog(gpu, scene, settings, &view)?;
+        let background = scene.ambient.sky.extend(1.0).to_array();
+        let t = &self.targets;
+        gpu.submit(|rec| {
+            self.shadow.record(rec, world)?;
+            self.opaque.record(
+                rec,
+                (&self.frame_buf, world, &self.samplers),
+                &t.hdr,
+                &t.depth,
+                background,
+            )?;
+            if let Some(fog) = &self.fog {
+                self.inject.record(rec, &self.frame_buf, world, fog, &self.samplers);
+                self.integrate.record(rec, fog, fog.hist_out());
+                self.apply.record(rec, fog, &self.samplers, &t.depth, &t.hdr);
+            }
+            self.tonemap.record(rec, &t.hdr, &t.ldr, cam.exposure);
+            Ok(())
+        })
+    }
+
+    /// Makes (or drops, or remakes) the froxel fog for these settings and writes its constants.
+    fn prepare_fog(
+        &mut self,
+        gpu: &mut Gpu,
+        scene: &Scene,
+        settings: &Settings,
+        view: &CameraView,
+    ) -> Result<()> {
+        if !settings.volumetric_fog {
+            self.fog = None;
+            return Ok(());
+        }
+        let grid = FroxelGrid {
+            dims: [settings.froxel_grid_x, settings.froxel_grid_y, settings.froxel_grid_z],
+            far_m: settings.froxel_range_m,
+        };
+        if self.fog.as_ref().is_none_or(|f| f.grid != grid) {
+            self.fog = Some(FroxelFog::new(gpu, scene, grid)?);
+        }
+        if let Some(fog) = self.fog.as_mut() {
+            fog.begin_frame(scene, view, settings.froxel_history_weight);
+        }
+        Ok(())
+    }
+
+    /// Reads the last frame back as tightly packed RGBA8 (sRGB-encoded).
+    pub fn read_ldr(&self, gpu: &mut Gpu) -> Result<Vec<u8>> {
+        gpu.read_image(&self.targets.ldr)
+    }
+
+    /// Reads the last frame's linear HDR radiance back (RGBA16F as f32 per channel).
+    pub fn read_hdr(&self, gpu: &mut Gpu) -> Result<Vec<[f32; 4]>> {
+        let bytes = gpu.read_image(&self.targets.hdr)?;
+        let halves: &[u16] = bytemuck::cast_slice(&bytes);
+        Ok(halves
+            .chunks_exact(4)
+            .map(|c| std::array::from_fn(|i| crate::vk::conv::f16_to_f32(c[i])))
+            .collect())
+    }
+}
+
+fn frame_uniform(
+    scene: &Scene,
+    view: &CameraView,
+    world: &World,
+    (w, h): (u32, u32),
+    index: u32,
+) -> FrameUniform {
+    let s = &scene.sun;
+    let to_sun = s.direction.try_normalize().unwrap_or(Vec3::Z);
+    FrameUniform {
+        clip_from_world: view.clip_from_world.to_cols_array_2d(),
+        world_from_clip: view.clip_from_world.inverse().to_cols_array_2d(),
+        camera_pos: view.position.extend(scene.camera.exposure).to_array(),
+        sun_dir: to_sun.extend(s.illuminance).to_array(),
+        sun_color: s.color.extend(if s.shadows { 1.0 } else { 0.0 }).to_array(),
+        ambient_sky: scene.ambient.sky.extend(0.0).to_array(),
+        ambient_ground: scene.ambient.ground.extend(0.0).to_array(),
+        cascade_far: World::cascade_far(view, to_sun),
+        screen: [w as f32, h as f32, 1.0 / w as f32, 1.0 / h as f32],
+        counts: [world.light_count, CASCADES as u32, index, SHADOW_MAP_SIZE],
+    }
+}

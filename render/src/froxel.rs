@@ -1,0 +1,165 @@
+//! The froxel fog's resources and per-frame constants: the camera-aligned grid (size from the
+//! settings), the injected media with two history copies (ping-pong), the no-history media, the
+//! integrated result, the fog volumes, and last frame's camera for reprojection.
+//!
+//! History is reset (weight 0) on the first frame, after a grid change, and by the inject shader
+//! wherever reprojection leaves the grid; its weight otherwise is `RenderVKVolumetricFogHistoryWeight`.
+
+use ash::vk;
+use glam::{Mat4, Vec3};
+
+use crate::error::Result;
+use crate::gpu_types::{FogUniform, GpuFogVolume};
+use crate::scene::{Scene, VolumeShape};
+use crate::view::{CameraView, CAMERA_FAR_M, CAMERA_NEAR_M};
+use crate::vk::context::Gpu;
+use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
+
+/// View depth where the exponential slice distribution starts, m (slice 0 still reaches the camera).
+pub const FROXEL_NEAR_M: f32 = 0.25;
+/// Texel format of the froxel volumes.
+pub const FROXEL_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
+/// Golden-ratio step of the per-frame depth jitter (an R1 low-discrepancy sequence).
+const JITTER_STEP: f32 = 0.618_034;
+
+/// Froxel grid size and range.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FroxelGrid {
+    /// Froxels across, down and in depth.
+    pub dims: [u32; 3],
+    /// Far end of the grid, m.
+    pub far_m: f32,
+}
+
+/// The fog's GPU resources.
+pub struct FroxelFog {
+    /// Grid in use.
+    pub grid: FroxelGrid,
+    /// The fog constants (host-visible uniform).
+    pub uniform: Buffer,
+    /// Injected media with history, ping-pong: `hist[current]` is written this frame.
+    pub hist: [Image; 2],
+    /// Injected media of lights that opt out of history.
+    pub now: Image,
+    /// Integrated in-scatter and transmittance.
+    pub integrated: Image,
+    /// Fog volumes (at least one slot).
+    pub volumes: Buffer,
+    volume_count: u32,
+    current: usize,
+    prev_clip_from_world: Option<Mat4>,
+    frame: u32,
+}
+
+impl FroxelFog {
+    /// Creates the grid and uploads the scene's fog volumes.
+    pub fn new(gpu: &mut Gpu, scene: &Scene, grid: FroxelGrid) -> Result<FroxelFog> {
+        let volume = |name: &str| {
+            let [w, h, d] = grid.dims;
+            gpu.create_image(&ImageDesc {
+                name,
+                kind: vk::ImageType::TYPE_3D,
+                format: FROXEL_FORMAT,
+                extent: vk::Extent3D { width: w, height: h, depth: d },
+                layers: 1,
+                array: false,
+                usage: vk::ImageUsageFlags::STORAGE
+                    | vk::ImageUsageFlags::SAMPLED
+                    | vk::ImageUsageFlags::TRANSFER_SRC
+                    | vk::ImageUsageFlags::TRANSFER_DST,
+            })
+        };
+        let hist = [volume("fog.froxel_inject.hist0")?, volume("fog.froxel_inject.hist1")?];
+        let now = volume("fog.froxel_inject.now")?;
+        let integrated = volume("fog.froxel_integrate.out")?;
+        let uniform = gpu.create_buffer(&BufferDesc {
+            name: "fog.constants",
+            size: std::mem::size_of::<FogUniform>() as u64,
+            usage: vk::BufferUsageFlags::UNIFORM_BUFFER,
+            location: MemoryLocation::CpuToGpu,
+        })?;
+        let mut gpu_volumes: Vec<GpuFogVolume> = scene.fog_volumes.iter().map(gpu_volume).collect();
+        let volume_count = gpu_volumes.len() as u32;
+        if gpu_volumes.is_empty() {
+            gpu_volumes.push(GpuFogVolume::default());
+        }
+        let bytes: &[u8] = bytemuck::cast_slice(&gpu_volumes);
+        let volumes = gpu.create_buffer(&BufferDesc {
+            name: "fog.volumes",
+            size: bytes.len() as u64,
+            usage: vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST,
+            location: MemoryLocation::GpuOnly,
+        })?;
+        gpu.upload(&volumes, bytes)?;
+        Ok(FroxelFog {
+            grid,
+            uniform,
+            hist,
+            now,
+            integrated,
+            volumes,
+            volume_count,
+            current: 0,
+            prev_clip_from_world: None,
+            frame: 0,
+        })
+    }
+
+    /// Writes this frame's constants (call between submissions) and flips the history.
+    pub fn begin_frame(&mut self, scene: &Scene, view: &CameraView, history_weight: f32) {
+        self.current = 1 - self.current;
+        let weight = if self.prev_clip_from_world.is_some() { history_weight } else { 0.0 };
+        let prev = self.prev_clip_from_world.unwrap_or(view.clip_from_world);
+        let constants = fog_uniform(scene, view, self.grid, prev, self.frame, weight, self.volume_count);
+        self.uniform.write(0, bytemuck::bytes_of(&constants));
+        self.prev_clip_from_world = Some(view.clip_from_world);
+        self.frame = self.frame.wrapping_add(1);
+    }
+
+    /// The history written this frame.
+    pub fn hist_out(&self) -> &Image {
+        &self.hist[self.current]
+    }
+
+    /// Last frame's history.
+    pub fn hist_in(&self) -> &Image {
+        &self.hist[1 - self.current]
+    }
+}
+
+fn gpu_volume(v: &crate::scene::FogVolume) -> GpuFogVolume {
+    let (kind, extent) = match v.shape {
+        VolumeShape::Box { half_extents } => (0.0, half_extents),
+        VolumeShape::Sphere { radius } => (1.0, Vec3::splat(radius)),
+    };
+    GpuFogVolume {
+        center_kind: v.center.extend(kind).to_array(),
+        extent_density: extent.extend(v.density).to_array(),
+        albedo: v.albedo.extend(0.0).to_array(),
+    }
+}
+
+fn fog_uniform(
+    scene: &Scene,
+    view: &CameraView,
+    grid: FroxelGrid,
+    prev: Mat4,
+    frame: u32,
+    history_weight: f32,
+    volume_count: u32,
+) -> FogUniform {
+    let hf = &scene.height_fog;
+    let jitter = (0.5 + frame as f32 * JITTER_STEP).fract();
+    let [w, h, d] = grid.dims;
+    FogUniform {
+        prev_clip_from_world: prev.to_cols_array_2d(),
+        forward_tan: view.forward.extend((view.fov_y * 0.5).tan()).to_array(),
+        right_aspect: view.right.extend(view.aspect).to_array(),
+        up: view.up.extend(0.0).to_array(),
+        grid: [w as f32, h as f32, d as f32, jitter],
+        slices: [FROXEL_NEAR_M, grid.far_m, (grid.far_m / FROXEL_NEAR_M).ln(), history_weight],
+        height_fog: [hf.density, hf.falloff, hf.base_height, hf.anisotropy],
+        fog_albedo: hf.albedo.extend(volume_count as f32).to_array(),
+        camera_planes: [CAMERA_NEAR_M, CAMERA_FAR_M, 0.0, 0.0],
+    }
+}

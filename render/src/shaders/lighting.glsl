@@ -1,0 +1,124 @@
+// Lighting shared by every pass that lights something: opaque surfaces now, and later the froxel
+// fog and the brick march (which call the same functions with no surface normal).
+//
+// Bindings 0..5 of set 0 are reserved for the lighting inputs in every pass that includes this file:
+//   0 FrameUniform, 1 objects (declared by the including pass if needed), 2 lights,
+//   3 shadow views, 4 shadow atlas (depth 2D array, compare sampler), 5 projector textures (2D array).
+#ifndef LIGHTING_GLSL
+#define LIGHTING_GLSL
+
+#include "gpu_types.glsl"
+
+#define LIGHT_POINT 0u
+#define LIGHT_SPOT 1u
+#define LIGHT_PROJECTOR 2u
+#define NO_SHADOW 0xffffffffu
+#define PI 3.14159265358979
+
+layout(std140, set = 0, binding = 0) uniform Frame { FrameUniform frame; };
+layout(std430, set = 0, binding = 2) readonly buffer Lights { GpuLight lights[]; };
+layout(std430, set = 0, binding = 3) readonly buffer ShadowViews { ShadowView shadow_views[]; };
+layout(set = 0, binding = 4) uniform sampler2DArrayShadow shadow_atlas;
+layout(set = 0, binding = 5) uniform sampler2DArray projector_tex;
+
+// Fraction of light reaching `pos` through shadow layer `layer` (1 = lit), 3x3 PCF of bilinear
+// compares. `normal_offset_m` pushes the lookup off the surface (0 for volumes). Returns -1 when
+// `pos` is outside the layer's frustum.
+float shadow_layer(uint layer, vec3 pos, vec3 normal, float normal_offset_m) {
+    ShadowView v = shadow_views[layer];
+    vec4 clip = v.clip_from_world * vec4(pos + normal * normal_offset_m * v.params.y, 1.0);
+    vec3 ndc = clip.xyz / clip.w;
+    vec2 uv = ndc.xy * 0.5 + 0.5;
+    if (clip.w <= 0.0 || any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0))) || ndc.z > 1.0) {
+        return -1.0;
+    }
+    float texel = 1.0 / float(frame.counts.w);
+    float lit = 0.0;
+    for (int y = -1; y <= 1; ++y) {
+        for (int x = -1; x <= 1; ++x) {
+            lit += texture(shadow_atlas, vec4(uv + vec2(x, y) * texel, float(layer), ndc.z));
+        }
+    }
+    return lit / 9.0;
+}
+
+// Sun visibility: the first cascade whose frustum holds `pos`; lit beyond the last cascade.
+float sun_shadow(vec3 pos, vec3 normal, float normal_offset_m) {
+    if (frame.sun_color.w < 0.5) {
+        return 1.0;
+    }
+    for (uint c = 0u; c < frame.counts.y; ++c) {
+        float s = shadow_layer(c, pos, normal, normal_offset_m);
+        if (s >= 0.0) {
+            return s;
+        }
+    }
+    return 1.0;
+}
+
+// Shadow layer of a point light's cube face for direction `d` (from the light): +X -X +Y -Y +Z -Z.
+uint cube_face(vec3 d) {
+    vec3 a = abs(d);
+    if (a.x >= a.y && a.x >= a.z) {
+        return d.x > 0.0 ? 0u : 1u;
+    }
+    if (a.y >= a.z) {
+        return d.y > 0.0 ? 2u : 3u;
+    }
+    return d.z > 0.0 ? 4u : 5u;
+}
+
+// Smooth range window (1 at the light, 0 at `range`).
+float range_window(float dist, float range) {
+    float r = dist / range;
+    float w = clamp(1.0 - r * r * r * r, 0.0, 1.0);
+    return w * w;
+}
+
+// Irradiance-like radiance arriving at `pos` from light `i` along `to_light` (unit), with shadows
+// and projector tint. `normal_offset_m` as in `shadow_layer`.
+vec3 light_arriving(uint i, vec3 pos, vec3 normal, float normal_offset_m, out vec3 to_light) {
+    GpuLight l = lights[i];
+    vec3 d = l.position_range.xyz - pos;
+    float dist = length(d);
+    to_light = d / max(dist, 1e-4);
+    if (dist >= l.position_range.w) {
+        return vec3(0.0);
+    }
+    float atten = l.color_intensity.w / max(dist * dist, 0.01) * range_window(dist, l.position_range.w);
+    vec3 color = l.color_intensity.rgb;
+    uint kind = l.kind_shadow.x;
+    vec3 dir = l.direction_cos_outer.xyz;
+    if (kind == LIGHT_SPOT) {
+        atten *= smoothstep(l.direction_cos_outer.w, l.up_cos_inner.w, dot(-to_light, dir));
+    } else if (kind == LIGHT_PROJECTOR) {
+        vec3 up = l.up_cos_inner.xyz;
+        vec3 right = normalize(cross(dir, up));
+        vec3 local = pos - l.position_range.xyz;
+        float z = dot(local, dir);
+        vec2 uv = vec2(dot(local, right), dot(local, up)) / (max(z, 1e-4) * l.projector.x) * 0.5 + 0.5;
+        if (z <= l.projector.z || any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0)))) {
+            return vec3(0.0);
+        }
+        color *= texture(projector_tex, vec3(uv.x, 1.0 - uv.y, float(l.kind_shadow.z))).rgb;
+    }
+    if (atten <= 0.0) {
+        return vec3(0.0);
+    }
+    uint layer = l.kind_shadow.y;
+    if (layer != NO_SHADOW) {
+        if (kind == LIGHT_POINT) {
+            layer += cube_face(-d);
+        }
+        float s = shadow_layer(layer, pos, normal, normal_offset_m);
+        atten *= s < 0.0 ? 1.0 : s;
+    }
+    return color * atten;
+}
+
+// Hemispheric ambient radiance for a direction.
+vec3 ambient_for(vec3 n) {
+    return mix(frame.ambient_ground.rgb, frame.ambient_sky.rgb, clamp(n.z * 0.5 + 0.5, 0.0, 1.0));
+}
+
+#endif

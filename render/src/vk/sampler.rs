@@ -1,0 +1,79 @@
+//! Samplers the passes share: created once per `Samplers`, destroyed with it.
+
+use std::sync::Arc;
+
+use ash::vk;
+
+use super::context::{Gpu, Shared};
+use crate::error::{Result, VkResultExt};
+
+/// The renderer's samplers.
+pub struct Samplers {
+    /// Bilinear, clamp to edge.
+    pub linear_clamp: vk::Sampler,
+    /// Bilinear, repeat (textures that tile).
+    pub linear_repeat: vk::Sampler,
+    /// Depth comparison (LESS_OR_EQUAL), bilinear: hardware 2x2 PCF for shadow maps; outside the map
+    /// reads as lit (border white).
+    pub shadow_compare: vk::Sampler,
+    /// Nearest, clamp to edge (depth and integer reads).
+    pub nearest_clamp: vk::Sampler,
+    shared: Arc<Shared>,
+}
+
+impl Samplers {
+    /// Creates the samplers.
+    pub fn new(gpu: &Gpu) -> Result<Samplers> {
+        let shared = &gpu.shared;
+        let make = |name: &str, info: vk::SamplerCreateInfo<'_>| -> Result<vk::Sampler> {
+            // SAFETY: valid device and create info; destroyed in `Drop`.
+            let s = unsafe { shared.device.create_sampler(&info, None) }
+                .ctx(&format!("creating sampler {name}"))?;
+            shared.set_name(s, name);
+            Ok(s)
+        };
+        let base = |filter: vk::Filter, mode: vk::SamplerAddressMode| {
+            vk::SamplerCreateInfo::default()
+                .mag_filter(filter)
+                .min_filter(filter)
+                .mipmap_mode(vk::SamplerMipmapMode::NEAREST)
+                .address_mode_u(mode)
+                .address_mode_v(mode)
+                .address_mode_w(mode)
+                .max_lod(0.0)
+        };
+        Ok(Samplers {
+            linear_clamp: make(
+                "sampler.linear_clamp",
+                base(vk::Filter::LINEAR, vk::SamplerAddressMode::CLAMP_TO_EDGE),
+            )?,
+            linear_repeat: make(
+                "sampler.linear_repeat",
+                base(vk::Filter::LINEAR, vk::SamplerAddressMode::REPEAT),
+            )?,
+            shadow_compare: make(
+                "sampler.shadow_compare",
+                base(vk::Filter::LINEAR, vk::SamplerAddressMode::CLAMP_TO_BORDER)
+                    .border_color(vk::BorderColor::FLOAT_OPAQUE_WHITE)
+                    .compare_enable(true)
+                    .compare_op(vk::CompareOp::LESS_OR_EQUAL),
+            )?,
+            nearest_clamp: make(
+                "sampler.nearest_clamp",
+                base(vk::Filter::NEAREST, vk::SamplerAddressMode::CLAMP_TO_EDGE),
+            )?,
+            shared: shared.clone(),
+        })
+    }
+}
+
+impl Drop for Samplers {
+    fn drop(&mut self) {
+        // SAFETY: no submission is in flight (`Gpu::submit` waits), so no descriptor uses them.
+        unsafe {
+            for s in [self.linear_clamp, self.linear_repeat, self.shadow_compare, self.nearest_clamp] {
+                self.shared.device.destroy_sampler(s, None);
+            }
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! A scene on the GPU: one vertex/index buffer for every object's mesh, the object table, the
+//! light list, projector textures (one 2D array), and the shadow-atlas layout (which layers belong to
+//! the sun cascades and to each shadowed light). Built once per scene; the per-frame parts (frame
+//! constants, shadow views that follow the camera) are written by [`crate::frame`].
+
+use ash::vk;
+use glam::{Mat4, Vec3};
+
+use crate::error::{RenderError, Result};
+use crate::gpu_types::{GpuLight, GpuObject, ShadowView};
+use crate::scene::{mesh_for, LightKind, Scene};
+use crate::view::{self, CameraView, CASCADES};
+use crate::vk::context::Gpu;
+use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
+
+/// Side of each projector texture layer, texels.
+pub const PROJECTOR_TEXTURE_SIZE: u32 = 256;
+/// Side of each shadow-atlas layer, texels.
+pub const SHADOW_MAP_SIZE: u32 = 2048;
+/// Bytes per vertex: position, normal (3 floats each) and uv (2 floats).
+pub const VERTEX_BYTES: u32 = 32;
+/// Light kinds as the shaders number them.
+const KIND_POINT: u32 = 0;
+const KIND_SPOT: u32 = 1;
+const KIND_PROJECTOR: u32 = 2;
+/// `GpuLight.kind_shadow.y` for lights without shadows.
+pub const NO_SHADOW: u32 = u32::MAX;
+
+/// One object's draw.
+#[derive(Clone, Copy, Debug)]
+pub struct Draw {
+    /// Index into the object table.
+    pub object: u32,
+    /// First index in the shared index buffer.
+    pub first_index: u32,
+    /// Index count.
+    pub index_count: u32,
+    /// Added to each index.
+    pub vertex_offset: i32,
+}
+
+/// What a shadow-atlas layer is for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ShadowLayer {
+    /// Sun cascade `n`.
+    Cascade(usize),
+    /// A spot or projector light's single view.
+    Spot {
+        /// Light position, m.
+        position: Vec3,
+        /// Unit axis.
+        direction: Vec3,
+        /// Up vector of the view.
+        up: Vec3,
+        /// Full field of view, radians.
+        fov_y: f32,
+        /// Far plane, m.
+        range: f32,
+    },
+    /// One cube face of a point light.
+    PointFace {
+        /// Light position, m.
+        position: Vec3,
+        /// Far plane, m.
+        range: f32,
+        /// Face index: +X, -X, +Y, -Y, +Z, -Z.
+        face: usize,
+    },
+}
+
+/// The scene's GPU resources.
+pub struct World {
+    /// Interleaved vertices of every mesh.
+    pub vertices: Buffer,
+    /// u32 indices of every mesh.
+    pub indices: Buffer,
+    /// `GpuObject` per object.
+    pub objects: Buffer,
+    /// One draw per object.
+    pub draws: Vec<Draw>,
+    /// `GpuLight` per light (at least one slot, so the buffer is never empty).
+    pub lights: Buffer,
+    /// Number of lights.
+    pub light_count: u32,
+    /// Projector textures, one layer each (layer 0 is white when there are none).
+    pub projector_tex: Image,
+    /// Depth layers: sun cascades first, then each shadowed light's views.
+    pub shadow_atlas: Image,
+    /// What each atlas layer shows.
+    pub shadow_layers: Vec<ShadowLayer>,
+    /// `ShadowView` per atlas layer, rewritten every frame (host-visible).
+    pub shadow_views: Buffer,
+}
+
+impl World {
+    /// Uploads `scene`.
+    pub fn new(gpu: &mut Gpu, scene: &Scene) -> Result<World> {
+        let (vertex_bytes, index_bytes, draws, objects) = build_meshes(scene);
+        let storage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST;
+        let vertices =
+            upload(gpu, "world.vertices", &vertex_bytes, vk::BufferUsageFlags::VERTEX_BUFFER | storage)?;
+        let indices =
+            upload(gpu, "world.indices", &index_bytes, vk::BufferUsageFlags::INDEX_BUFFER | storage)?;
+        let objects = upload(gpu, "world.objects", bytemuck::cast_slice(&objects), storage)?;
+        let (projector_images, projector_layer_of) = load_projector_textures(scene)?;
+        let (gpu_lights, shadow_layers) = build_lights(scene, &projector_layer_of);
+        let light_count = gpu_lights.len() as u32;
+        let padded = if gpu_lights.is_empty() { vec![GpuLight::default()] } else { gpu_lights };
+        let lights = upload(gpu, "world.lights", bytemuck::cast_slice(&padded), storage)?;
+        let projector_tex = upload_layers(gpu, "world.projector_tex", &projector_images)?;
+        let shadow_atlas = gpu.create_image(&ImageDesc {
+            name: "world.shadow_atlas",
+            kind: vk::ImageType::TYPE_2D,
+            format: vk::Format::D32_SFLOAT,
+            extent: vk::Extent3D { width: SHADOW_MAP_SIZE, height: SHADOW_MAP_SIZE, depth: 1 },
+            layers: shadow_layers.len() as u32,
+            array: true,
+            usage: vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | vk::ImageUsageFlags::SAMPLED,
+        })?;
+        let shadow_views = gpu.create_buffer(&BufferDesc {
+            name: "world.shadow_views",
+            size: (shadow_layers.len() * std::mem::size_of::<ShadowView>()) as u64,
+            usage: vk::BufferUsageFlags::STORAGE_BUFFER,
+            location: MemoryLocation::CpuToGpu,
+        })?;
+        Ok(World {
+            vertices,
+            indices,
+            objects,
+            draws,
+            lights,
+            light_count,
+            projector_tex,
+            shadow_atlas,
+            shadow_layers,
+            shadow_views,
+        })
+    }
+
+    /// Recomputes every shadow view for this camera and writes them (call between submissions).
+    pub fn update_shadow_views(&mut self, camera: &CameraView, to_sun: Vec3) {
+        let cascades = view::sun_cascades(camera, to_sun, SHADOW_MAP_SIZE);
+        let views: Vec<ShadowView> = self
+            .shadow_layers
+            .iter()
+            .map(|layer| match *layer {
+                ShadowLayer::Cascade(i) => {
+                    shadow_view(cascades[i].clip_from_world, cascades[i].texel_m, true)
+                }
+                ShadowLayer::Spot { position, direction, up, fov_y, range } => {
+                    let m = view::spot_view(position, direction, up, fov_y, range);
+                    shadow_view(m, perspective_texel_m(fov_y), false)
+                }
+                ShadowLayer::PointFace { position, range, face } => {
+                    let m = view::point_faces(position, range)[face];
+                    shadow_view(m, perspective_texel_m(std::f32::consts::FRAC_PI_2), false)
+                }
+            })
+            .collect();
+        self.shadow_views.write(0, bytemuck::cast_slice(&views));
+    }
+
+    /// View distance (m) at the far end of each cascade, for the frame constants.
+    pub fn cascade_far(camera: &CameraView, to_sun: Vec3) -> [f32; 4] {
+        let c = view::sun_cascades(camera, to_sun, SHADOW_MAP_SIZE);
+        std::array::from_fn(|i| c.get(i).map_or(0.0, |c| c.far_m))
+    }
+}
+
+/// Texel size used for the normal offset of perspective views, at a typical 4 m distance.
+fn perspective_texel_m(fov_y: f32) -> f32 {
+    const TYPICAL_DISTANCE_M: f32 = 4.0;
+    2.0 * (fov_y * 0.5).tan() * TYPICAL_DISTANCE_M / SHADOW_MAP_SIZE as f32
+}
+
+fn shadow_view(clip_from_world: Mat4, texel_m: f32, ortho: bool) -> ShadowView {
+    ShadowView {
+        clip_from_world: clip_from_world.to_cols_array_2d(),
+        params: [texel_m, texel_m, if ortho { 1.0 } else { 0.0 }, 0.0],
+    }
+}
+
+fn upload(gpu: &mut Gpu, name: &str, bytes: &[u8], usage: vk::BufferUsageFlags) -> Result<Buffer> {
+    let buf = gpu.create_buffer(&BufferDesc {
+        name,
+        size: bytes.len().max(16) as u64,
+        usage: usage | vk::BufferUsageFlags::TRANSFER_DST,
+        location: MemoryLocation::GpuOnly,
+    })?;
+    if !bytes.is_empty() {
+        gpu.upload(&buf, bytes)?;
+    }
+    Ok(buf)
+}
+
+type MeshData = (Vec<u8>, Vec<u8>, Vec<Draw>, Vec<GpuObject>);
+
+fn build_meshes(scene: &Scene) -> MeshData {
+    let (mut vertices, mut indices, mut draws, mut objects) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut vertex_count = 0usize;
+    for (i, object) in scene.objects.iter().enumerate() {
+        let mesh = mesh_for(&object.shape);
+        let t = &object.transform;
+        let world_from_local = Mat4::from_scale_rotation_translation(t.scale, t.rotation, t.position);
+        draws.push(Draw {
+            object: i as u32,
+            first_index: (indices.len() / 4) as u32,
+            index_count: mesh.indices.len() as u32,
+            vertex_offset: vertex_count as i32,
+        });
+        for ((p, n), uv) in mesh.positions.iter().zip(&mesh.normals).zip(&mesh.uvs) {
+            for f in p.iter().chain(n).chain(uv) {
+                vertices.extend_from_slice(&f.to_le_bytes());
+            }
+        }
+        vertex_count += mesh.positions.len();
+        indices.extend(mesh.indices.iter().flat_map(|i| i.to_le_bytes()));
+        objects.push(GpuObject {
+            world_from_local: world_from_local.to_cols_array_2d(),
+            normal_from_local: world_from_local.inverse().transpose().to_cols_array_2d(),
+            albedo: object.albedo.extend(1.0).to_array(),
+            emissive: object.emissive.extend(0.0).to_array(),
+        });
+    }
+    (vertices, indices, draws, objects)
+}
+
+/// GPU lights and the atlas layout: cascades first, then each shadowed light's views.
+fn build_lights(
+    scene: &Scene,
+    projector_layer_of: &dyn Fn(&str) -> u32,
+) -> (Vec<GpuLight>, Vec<ShadowLayer>) {
+    let mut layers: Vec<ShadowLayer> = (0..CASCADES).map(ShadowLayer::Cascade).collect();
+    let lights = scene
+        .lights
+        .iter()
+        .map(|l| {
+            let first_layer = layers.len() as u32;
+            let (kind, dir, up, cos_outer, cos_inner, tan_half, tex) = match &l.kind {
+                LightKind::Point => (KIND_POINT, Vec3::Z, Vec3::Y, -1.0, -1.0, 1.0, 0),
+                LightKind::Spot { direction, inner_deg, outer_deg } => {
+                    let up = direction.any_orthonormal_vector();
+                    let (co, ci) = (outer_deg.to_radians().cos(), inner_deg.to_radians().cos());
+                    (KIND_SPOT, *direction, up, co, ci, outer_deg.to_radians().tan(), 0)
+                }
+                LightKind::Projector { direction, up, fov_deg, texture, .. } => {
+                    let half = (fov_deg * 0.5).to_radians();
+                    (
+                        KIND_PROJECTOR,
+                        *direction,
+                        *up,
+                        half.cos(),
+                        half.cos(),
+                        half.tan(),
+                        projector_layer_of(texture),
+                    )
+                }
+            };
+            if l.shadows {
+                if kind == KIND_POINT {
+                    layers.extend((0..6).map(|face| ShadowLayer::PointFace {
+                        position: l.position,
+                        range: l.range,
+                        face,
+                    }));
+                } else {
+                    let fov_y = 2.0 * tan_half.atan();
+                    layers.push(ShadowLayer::Spot {
+                        position: l.position,
+                        direction: dir,
+                        up,
+                        fov_y,
+                        range: l.range,
+                    });
+                }
+            }
+            let flags = u32::from(l.volumetric) | (u32::from(l.history) << 1);
+            GpuLight {
+                position_range: l.position.extend(l.range).to_array(),
+                color_intensity: l.color.extend(l.intensity).to_array(),
+                direction_cos_outer: dir.extend(cos_outer).to_array(),
+                up_cos_inner: up.extend(cos_inner).to_array(),
+                kind_shadow: [kind, if l.shadows { first_layer } else { NO_SHADOW }, tex, flags],
+                projector: [tan_half, 0.0, view::LIGHT_NEAR_M, 0.0],
+            }
+        })
+        .collect();
+    (lights, layers)
+}
+
+type ProjectorTextures = (Vec<image::RgbaImage>, Box<dyn Fn(&str) -> u32>);
+
+/// Loads every texture a projector names, resized to one layer size; layer 0 is plain white.
+fn load_projector_textures(scene: &Scene) -> Result<ProjectorTextures> {
+    let white =
+        image::RgbaImage::from_pixel(PROJECTOR_TEXTURE_SIZE, PROJECTOR_TEXTURE_SIZE, image::Rgba([255; 4]));
+    let mut images = vec![white];
+    let mut names: Vec<String> = Vec::new();
+    for light in &scene.lights {
+        let LightKind::Projector { texture, .. } = &light.kind else { continue };
+        if names.contains(texture) {
+            continue;
+        }
+        let path = scene.textures.get(texture).ok_or_else(|| {
+            RenderError::Unsupported(format!("projector {} names unknown texture {texture}", light.name))
+        })?;
+        let img = image::open(path).map_err(|e| RenderError::Output {
+            path: path.display().to_string(),
+            reason: format!("cannot read projector texture: {e}"),
+        })?;
+        let size = PROJECTOR_TEXTURE_SIZE;
+        images.push(image::imageops::resize(
+            &img.to_rgba8(),
+            size,
+            size,
+            image::imageops::FilterType::Triangle,
+        ));
+        names.push(texture.clone());
+    }
+    let lookup = move |name: &str| names.iter().position(|n| n == name).map_or(0, |i| i as u32 + 1);
+    Ok((images, Box::new(lookup)))
+}
+
+/// Uploads same-size RGBA8 (sRGB) images as the layers of one sampled 2D array.
+fn upload_layers(gpu: &mut Gpu, name: &str, layers: &[image::RgbaImage]) -> Result<Image> {
+    let size = PROJECTOR_TEXTURE_SIZE;
+    let img = gpu.create_image(&ImageDesc {
+        name,
+        kind: vk::ImageType::TYPE_2D,
+        format: vk::Format::R8G8B8A8_SRGB,
+        extent: vk::Extent3D { width: size, height: size, depth: 1 },
+        layers: layers.len() as u32,
+        array: true,
+        usage: vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
+    })?;
+    let bytes: Vec<u8> = layers.iter().flat_map(|l| l.as_raw().iter().copied()).collect();
+    gpu.upload_image(&img, &bytes)?;
+    Ok(img)
+}

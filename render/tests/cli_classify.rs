@@ -1,0 +1,95 @@
+//! `particle-fog classify`: a creator's script with a fog machine and a spark fountain, its soft
+//! texture in a texture directory: the fog converts, the sparks stay billboards, and every system is
+//! explained in the documented JSON shape.
+
+use std::process::Command;
+
+const SCRIPT: &str = r#"
+string FOG_TEXTURE = "fogpuff";
+
+default {
+    state_entry() {
+        llParticleSystem([
+            PSYS_PART_FLAGS, PSYS_PART_INTERP_COLOR_MASK | PSYS_PART_INTERP_SCALE_MASK,
+            PSYS_SRC_PATTERN, PSYS_SRC_PATTERN_ANGLE_CONE,
+            PSYS_SRC_ANGLE_BEGIN, 0.0, PSYS_SRC_ANGLE_END, 0.4,
+            PSYS_SRC_TEXTURE, FOG_TEXTURE,
+            PSYS_PART_START_SCALE, <2.0, 2.0, 0.0>, PSYS_PART_END_SCALE, <4.0, 4.0, 0.0>,
+            PSYS_PART_START_ALPHA, 0.15, PSYS_PART_END_ALPHA, 0.0,
+            PSYS_PART_MAX_AGE, 12.0,
+            PSYS_SRC_BURST_RATE, 0.2, PSYS_SRC_BURST_PART_COUNT, 4,
+            PSYS_SRC_BURST_SPEED_MIN, 0.1, PSYS_SRC_BURST_SPEED_MAX, 0.3
+        ]);
+        llLinkParticleSystem(2, [
+            PSYS_PART_FLAGS, PSYS_PART_EMISSIVE_MASK | PSYS_PART_FOLLOW_VELOCITY_MASK,
+            PSYS_SRC_PATTERN, PSYS_SRC_PATTERN_EXPLODE,
+            PSYS_PART_START_SCALE, <0.05, 0.2, 0.0>,
+            PSYS_PART_MAX_AGE, 1.0,
+            PSYS_SRC_BURST_SPEED_MIN, 3.0, PSYS_SRC_BURST_SPEED_MAX, 5.0,
+            PSYS_PART_BLEND_FUNC_DEST, PSYS_PART_BF_ONE
+        ]);
+    }
+}
+"#;
+
+#[test]
+fn classify_converts_the_fog_machine_and_keeps_the_sparks() {
+    let dir = std::env::temp_dir().join(format!("pf-cli-classify-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let script = dir.join("fog_machine.lsl");
+    std::fs::write(&script, SCRIPT).expect("script");
+    // A soft Gaussian puff named like the script's texture.
+    let puff = image::RgbaImage::from_fn(64, 64, |x, y| {
+        let r2 = ((x as f32 - 31.5).powi(2) + (y as f32 - 31.5).powi(2)) / (64.0 * 64.0);
+        image::Rgba([255, 255, 255, (255.0 * (-r2 / (2.0 * 0.15 * 0.15)).exp()) as u8])
+    });
+    puff.save(dir.join("fogpuff.png")).expect("texture");
+    let out = Command::new(env!("CARGO_BIN_EXE_particle-fog"))
+        .args([
+            "classify",
+            "--lsl",
+            script.to_str().expect("utf-8"),
+            "--texture-dir",
+            dir.to_str().expect("utf-8"),
+            "--json",
+        ])
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let systems = v["systems"].as_array().expect("systems");
+    assert_eq!(systems.len(), 2);
+    let (fog, sparks) = (&systems[0], &systems[1]);
+    assert!(
+        fog["source"].as_str().is_some_and(|s| s.ends_with(":6")),
+        "source is file:line: {}",
+        fog["source"]
+    );
+    assert_eq!(fog["verdict"], "fog", "{fog}");
+    assert_eq!(fog["weight"].as_f64(), Some(1.0));
+    assert!(fog["score"].as_f64().is_some_and(|s| s > 0.7));
+    assert!(fog["factors"].as_object().is_some_and(|f| !f.is_empty()));
+    assert_eq!(sparks["verdict"], "billboard");
+    let exclusions: Vec<&str> =
+        sparks["exclusions"].as_array().expect("list").iter().filter_map(|e| e.as_str()).collect();
+    for id in ["additive_blend", "follow_velocity", "too_small", "too_fast", "short_lived"] {
+        assert!(exclusions.contains(&id), "sparks should be excluded as {id}: {exclusions:?}");
+    }
+}
+
+#[test]
+fn classify_without_the_texture_keeps_systems_billboards() {
+    let dir = std::env::temp_dir().join(format!("pf-cli-classify-unknown-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let script = dir.join("fog_machine.lsl");
+    std::fs::write(&script, SCRIPT).expect("script");
+    let out = Command::new(env!("CARGO_BIN_EXE_particle-fog"))
+        .args(["classify", "--lsl", script.to_str().expect("utf-8"), "--json"])
+        .output()
+        .expect("run");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["systems"][0]["verdict"], "billboard");
+    assert!(v["systems"][0]["exclusions"]
+        .as_array()
+        .is_some_and(|e| e.iter().any(|x| x == "unknown_texture")));
+}

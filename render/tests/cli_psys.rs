@@ -1,0 +1,84 @@
+//! `particle-fog psys decode|encode` and `particle-fog lsl`: the documented JSON shapes and exit codes.
+
+use std::io::Write as _;
+use std::process::{Command, Stdio};
+
+/// The viewer's unit-test vector (reference 2.6): 96 bytes, DROP, ribbon, multiply blend.
+const VIEWER_VECTOR: &str = "440000000100000000000000010000000000001900000000010001010080008000800080008000805e120ba15805dc5766b7f5ac4bd18f86000000000000000000000000000000001400000002050200000affffffffffff0000202000000201";
+
+fn particle_fog(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_particle-fog")).args(args).output().expect("run particle-fog")
+}
+
+#[test]
+fn decode_prints_the_documented_fields_of_the_viewer_vector() {
+    let out = particle_fog(&["psys", "decode", VIEWER_VECTOR]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["status"], "ok");
+    let (sys, part) = (&v["system"], &v["particle"]);
+    assert_eq!(sys["pattern"], 1);
+    assert_eq!(sys["burst_rate"].as_f64(), Some(0.09765625));
+    assert_eq!(sys["part_image_id"], "5e120ba1-5805-dc57-66b7-f5ac4bd18f86");
+    assert_eq!(sys["target_uuid"], "00000000-0000-0000-0000-000000000000");
+    assert_eq!(part["flags"], 0x0002_0502);
+    assert_eq!(part["max_age"].as_f64(), Some(10.0));
+    assert_eq!(part["end_color"], serde_json::json!([1.0, 1.0, 0.0, 0.0]));
+    assert_eq!((part["blend_func_source"].as_u64(), part["blend_func_dest"].as_u64()), (Some(2), Some(1)));
+}
+
+#[test]
+fn decode_reports_none_and_rejected_with_exit_codes() {
+    let none = particle_fog(&["psys", "decode", ""]);
+    assert!(none.status.success());
+    assert_eq!(serde_json::from_slice::<serde_json::Value>(&none.stdout).expect("JSON")["status"], "none");
+    let short = particle_fog(&["psys", "decode", "4400000001"]);
+    assert_eq!(short.status.code(), Some(3));
+    let v: serde_json::Value = serde_json::from_slice(&short.stdout).expect("JSON");
+    assert_eq!(v["status"], "rejected");
+    assert!(v["reason"].as_str().is_some_and(|r| !r.is_empty()));
+}
+
+#[test]
+fn encode_reads_the_decode_shape_back_into_the_same_block() {
+    let decoded = particle_fog(&["psys", "decode", VIEWER_VECTOR]).stdout;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_particle-fog"))
+        .args(["psys", "encode", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    child.stdin.take().expect("stdin").write_all(&decoded).expect("write");
+    let out = child.wait_with_output().expect("wait");
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), VIEWER_VECTOR);
+}
+
+#[test]
+fn lsl_imports_a_script_and_reports_a_syntax_error_with_its_position() {
+    let dir = std::env::temp_dir().join(format!("pf-cli-lsl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let good = dir.join("fog.lsl");
+    std::fs::write(
+        &good,
+        "default {\n  state_entry() {\n    llParticleSystem([PSYS_PART_MAX_AGE, 12.0, PSYS_SRC_BURST_RATE, 0.5]);\n  }\n}\n",
+    )
+    .expect("write");
+    let out = particle_fog(&["lsl", good.to_str().expect("utf-8")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let call = &v["calls"][0];
+    assert_eq!(call["line"], 3);
+    assert_eq!(call["descriptor"]["particle"]["max_age"].as_f64(), Some(12.0));
+    assert_eq!(call["descriptor"]["system"]["burst_rate"].as_f64(), Some(0.5));
+    let bad = dir.join("bad.lsl");
+    std::fs::write(
+        &bad,
+        "default {\n  state_entry() {\n    llParticleSystem([PSYS_PART_MAX_AGE, 12.0);\n  }\n}\n",
+    )
+    .expect("write");
+    let out = particle_fog(&["lsl", bad.to_str().expect("utf-8")]);
+    assert_eq!(out.status.code(), Some(3));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("line 3"), "error names the line: {err}");
+}

@@ -1,0 +1,305 @@
+//! The froxel volumetric fog on lavapipe under validation: the GPU integration against its CPU twin
+//! (`fog::froxel`), Beer-Lambert transmittance through homogeneous fog, shadowed fog scattering
+//! less, a projector's colour only inside its cone, and no ghost trail when a projector moves.
+
+use std::path::Path;
+
+use fog::froxel::{integrate_column, Medium, Slices};
+use glam::{Vec2, Vec3};
+use pf_tests::gpu_test;
+use render::frame::HostRenderer;
+use render::froxel::{FroxelFog, FroxelGrid, FROXEL_NEAR_M};
+use render::passes::froxel_integrate::FroxelIntegratePass;
+use render::scene::{parse, Scene};
+use render::view::{project, CameraView};
+use render::vk::conv::{f16_to_f32, f32_to_f16};
+use render::world::World;
+
+const W: u32 = 160;
+const H: u32 = 90;
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pf-fog-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn view_of(scene: &Scene) -> CameraView {
+    let c = &scene.camera;
+    CameraView::new(c.position, c.target, c.fov_y_deg, W as f32 / H as f32)
+}
+
+/// Renders `frames` frames of `toml` (default settings: fog on) and returns the last HDR image.
+fn render(
+    gpu: &mut render::Gpu,
+    toml: &str,
+    dir: &Path,
+    frames: u32,
+) -> anyhow::Result<(Scene, Vec<[f32; 4]>)> {
+    let scene = parse(toml, &dir.join("test.toml"))?;
+    let mut world = World::new(gpu, &scene)?;
+    let mut renderer = HostRenderer::new(gpu, W, H)?;
+    for f in 0..frames {
+        renderer.render(gpu, &mut world, &scene, &settings::Settings::default(), f as f32 / 30.0)?;
+    }
+    Ok((scene.clone(), renderer.read_hdr(gpu)?))
+}
+
+fn pixel_at_uv(hdr: &[[f32; 4]], uv: Vec2) -> [f32; 4] {
+    let (x, y) = ((uv.x * W as f32) as usize, (uv.y * H as f32) as usize);
+    hdr[y.min(H as usize - 1) * W as usize + x.min(W as usize - 1)]
+}
+
+fn pixel_at(scene: &Scene, hdr: &[[f32; 4]], p: Vec3) -> [f32; 4] {
+    pixel_at_uv(hdr, project(view_of(scene).clip_from_world, p).0)
+}
+
+#[test]
+fn gpu_integration_matches_the_cpu_twin() {
+    gpu_test(|gpu| {
+        let dir = temp_dir("twin");
+        let scene =
+            parse("[camera]\nposition = [0.0, 0.0, 2.0]\ntarget = [1.0, 8.0, 1.0]\n", &dir.join("t.toml"))?;
+        let grid = FroxelGrid { dims: [12, 7, 24], far_m: 40.0 };
+        let mut fog = FroxelFog::new(gpu, &scene, grid)?;
+        let view = view_of(&scene);
+        fog.begin_frame(&scene, &view, 0.0);
+        let [gw, gh, gd] = grid.dims;
+        // Synthetic media, quantised to halves as the GPU stores them.
+        let texel = |x: u32, y: u32, s: u32| -> ([f32; 4], [f32; 4]) {
+            let sigma = 0.02 + 0.05 * ((x + 2 * y + s) % 7) as f32 / 7.0;
+            let hist = [0.01 * (s % 5) as f32, 0.02, 0.005 * (x % 3) as f32, sigma];
+            let now = [0.003 * (y % 2) as f32, 0.0, 0.001, 0.0];
+            (hist.map(|v| f16_to_f32(f32_to_f16(v))), now.map(|v| f16_to_f32(f32_to_f16(v))))
+        };
+        let (mut hist_bytes, mut now_bytes) = (Vec::new(), Vec::new());
+        for s in 0..gd {
+            for y in 0..gh {
+                for x in 0..gw {
+                    let (h, n) = texel(x, y, s);
+                    hist_bytes.extend(h.iter().flat_map(|v| f32_to_f16(*v).to_le_bytes()));
+                    now_bytes.extend(n.iter().flat_map(|v| f32_to_f16(*v).to_le_bytes()));
+                }
+            }
+        }
+        gpu.upload_image(fog.hist_out(), &hist_bytes)?;
+        gpu.upload_image(&fog.now, &now_bytes)?;
+        let pass = FroxelIntegratePass::new(gpu)?;
+        gpu.submit(|rec| {
+            pass.record(rec, &fog, fog.hist_out());
+            Ok(())
+        })?;
+        let out = gpu.read_image(&fog.integrated)?;
+        let halves: &[u16] = bytemuck::cast_slice(&out);
+        let slices = Slices { count: gd, near_m: FROXEL_NEAR_M, far_m: grid.far_m };
+        let tan = (view.fov_y * 0.5).tan();
+        for y in 0..gh {
+            for x in 0..gw {
+                let ndc = Vec2::new((x as f32 + 0.5) / gw as f32, (y as f32 + 0.5) / gh as f32) * 2.0 - 1.0;
+                let ray = view.forward + view.right * (ndc.x * tan * view.aspect) - view.up * (ndc.y * tan);
+                let media: Vec<Medium> = (0..gd)
+                    .map(|s| {
+                        let (h, n) = texel(x, y, s);
+                        Medium { extinction: h[3], scatter: [h[0] + n[0], h[1] + n[1], h[2] + n[2]] }
+                    })
+                    .collect();
+                for (s, expected) in integrate_column(&slices, &media, ray.length()).iter().enumerate() {
+                    let i = (((s as u32 * gh + y) * gw + x) * 4) as usize;
+                    let got: [f32; 4] = std::array::from_fn(|c| f16_to_f32(halves[i + c]));
+                    let want = [
+                        expected.scatter[0],
+                        expected.scatter[1],
+                        expected.scatter[2],
+                        expected.transmittance,
+                    ];
+                    for c in 0..4 {
+                        // Stated tolerance: half-float storage of the result (0.1 %) plus exp() ulps.
+                        assert!(
+                            (got[c] - want[c]).abs() <= 2e-3 * want[c].abs() + 2e-4,
+                            "froxel ({x},{y},{s}) channel {c}: GPU {} vs CPU {}",
+                            got[c],
+                            want[c]
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    });
+}
+
+/// Emissive, non-reflecting boxes seen through fog that only absorbs (albedo 0).
+const ABSORBING_FOG: &str = r#"
+    [camera]
+    position = [0.0, 0.0, 2.0]
+    target = [0.0, 10.0, 2.0]
+    fov_y_deg = 60
+    [sun]
+    illuminance = 0.0
+    [ambient]
+    sky = [0.0, 0.0, 0.0]
+    ground = [0.0, 0.0, 0.0]
+    [height_fog]
+    density = 0.05
+    falloff = 0.0
+    albedo = [0.0, 0.0, 0.0]
+    [[object]]
+    shape = "box"
+    size = [1.0, 0.2, 1.0]
+    position = [-1.0, 5.1, 2.0]
+    albedo = [0.0, 0.0, 0.0]
+    emissive = [1.0, 1.0, 1.0]
+    [[object]]
+    shape = "box"
+    size = [4.0, 0.2, 4.0]
+    position = [0.0, 20.1, 2.0]
+    albedo = [0.0, 0.0, 0.0]
+    emissive = [1.0, 1.0, 1.0]
+    [[object]]
+    shape = "box"
+    size = [16.0, 0.2, 16.0]
+    position = [20.0, 60.1, 2.0]
+    albedo = [0.0, 0.0, 0.0]
+    emissive = [1.0, 1.0, 1.0]
+"#;
+
+#[test]
+fn homogeneous_fog_transmittance_is_exp_minus_sigma_d_within_one_percent() {
+    gpu_test(|gpu| {
+        let (scene, hdr) = render(gpu, ABSORBING_FOG, &temp_dir("beer"), 1)?;
+        let cam = scene.camera.position;
+        for face in [Vec3::new(-1.0, 5.0, 2.0), Vec3::new(0.0, 20.0, 2.0), Vec3::new(20.0, 60.0, 2.0)] {
+            let t = pixel_at(&scene, &hdr, face)[1];
+            let expected = (-0.05 * face.distance(cam)).exp();
+            assert!(
+                (t - expected).abs() <= 0.01 * expected,
+                "face {face}: T {t} vs exp(-sigma d) {expected}"
+            );
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn fog_in_the_shadow_of_a_roof_scatters_less_than_sunlit_fog() {
+    // Sun straight down; a roof at 10 m covers everything with x < 0. The camera looks along +Y
+    // at 1 m height, so the left half of the image sees fog under the roof.
+    let toml = r#"
+        [camera]
+        position = [0.0, 0.0, 1.0]
+        target = [0.0, 10.0, 1.0]
+        fov_y_deg = 60
+        [sun]
+        direction = [0.0, 0.0, 1.0]
+        illuminance = 3.0
+        [ambient]
+        sky = [0.0, 0.0, 0.0]
+        ground = [0.0, 0.0, 0.0]
+        [height_fog]
+        density = 0.1
+        falloff = 0.0
+        albedo = [1.0, 1.0, 1.0]
+        anisotropy = 0.0
+        [[object]]
+        name = "roof"
+        shape = "box"
+        size = [100.0, 300.0, 1.0]
+        position = [-50.05, 100.0, 10.0]
+    "#;
+    gpu_test(|gpu| {
+        let (_, hdr) = render(gpu, toml, &temp_dir("shadowed"), 1)?;
+        let shadowed = pixel_at_uv(&hdr, Vec2::new(0.25, 0.55))[1];
+        let lit = pixel_at_uv(&hdr, Vec2::new(0.75, 0.55))[1];
+        assert!(lit > 0.05, "sunlit fog scatters: {lit}");
+        assert!(shadowed < 0.25 * lit, "shadowed fog {shadowed} vs sunlit {lit}");
+        Ok(())
+    });
+}
+
+/// A red projector pointing down from (x, 10, 5) through scattering fog; no other light. The camera
+/// is 7 m away, where froxel slices (~0.65 m) are thinner than the cone (~1.07 m across at z = 3).
+fn projector_scene(projector_x: f32) -> String {
+    format!(
+        r#"
+        [camera]
+        position = [0.0, 3.0, 3.0]
+        target = [0.0, 10.0, 3.0]
+        fov_y_deg = 50
+        [sun]
+        illuminance = 0.0
+        [ambient]
+        sky = [0.0, 0.0, 0.0]
+        ground = [0.0, 0.0, 0.0]
+        [height_fog]
+        density = 0.1
+        falloff = 0.0
+        albedo = [1.0, 1.0, 1.0]
+        [textures]
+        red = "red.png"
+        [[light]]
+        kind = "projector"
+        position = [{projector_x}, 10.0, 5.0]
+        direction = [0.0, 0.0, -1.0]
+        up = [0.0, 1.0, 0.0]
+        fov_deg = 30
+        texture = "red"
+        intensity = 200
+        range = 20
+        "#
+    )
+}
+
+fn write_red_texture(dir: &Path) {
+    image::RgbaImage::from_pixel(16, 16, image::Rgba([255, 0, 0, 255]))
+        .save(dir.join("red.png"))
+        .expect("texture");
+}
+
+#[test]
+fn projector_colour_appears_in_the_fog_inside_its_cone_only() {
+    let dir = temp_dir("projector");
+    write_red_texture(&dir);
+    gpu_test(|gpu| {
+        // A few frames, so the jittered samples and the history converge as they do in use.
+        let (scene, hdr) = render(gpu, &projector_scene(0.0), &dir, 4)?;
+        // The camera ray to (0, 10, 3) crosses the cone (radius 0.54 m there); the ray to
+        // (4, 10, 3) passes 3.5 m outside it.
+        let inside = pixel_at(&scene, &hdr, Vec3::new(0.0, 10.0, 3.0));
+        let outside = pixel_at(&scene, &hdr, Vec3::new(4.0, 10.0, 3.0));
+        assert!(inside[0] > 0.02, "fog in the cone glows: {inside:?}");
+        assert!(inside[1] < 0.01 * inside[0] && inside[2] < 0.01 * inside[0], "and it is red: {inside:?}");
+        assert!(outside[0] < 0.02 * inside[0], "no projector light outside the cone: {outside:?}");
+        Ok(())
+    });
+}
+
+#[test]
+fn moving_a_projector_leaves_no_ghost_trail_in_the_fog_history() {
+    let dir = temp_dir("ghost");
+    write_red_texture(&dir);
+    gpu_test(|gpu| {
+        let before = parse(&projector_scene(0.0), &dir.join("a.toml"))?;
+        let after = parse(&projector_scene(3.5), &dir.join("b.toml"))?;
+        let settings = settings::Settings::default();
+        let mut renderer = HostRenderer::new(gpu, W, H)?;
+        let mut world = World::new(gpu, &before)?;
+        for f in 0..8 {
+            renderer.render(gpu, &mut world, &before, &settings, f as f32 / 30.0)?;
+        }
+        let old_spot = Vec3::new(0.0, 10.0, 3.0);
+        let lit_before = pixel_at(&before, &renderer.read_hdr(gpu)?, old_spot)[0];
+        // The projector jumps 3.5 m; the fog history still holds the old cone.
+        let mut world = World::new(gpu, &after)?;
+        renderer.render(gpu, &mut world, &after, &settings, 8.0 / 30.0)?;
+        let hdr = renderer.read_hdr(gpu)?;
+        let ghost = pixel_at(&after, &hdr, old_spot)[0];
+        let new_spot = pixel_at(&after, &hdr, Vec3::new(3.5, 10.0, 3.0))[0];
+        assert!(lit_before > 0.02, "the first position lit the fog: {lit_before}");
+        assert!(
+            ghost < 0.02 * lit_before,
+            "one frame after the move the old cone is gone: {ghost} vs {lit_before}"
+        );
+        assert!(new_spot > 0.25 * lit_before, "the new cone shows at once: {new_spot} vs {lit_before}");
+        Ok(())
+    });
+}
