@@ -383,3 +383,36 @@ fn camera_at_interpolates_linearly_and_clamps() {
     let still = parse_ok(HEAD);
     assert_eq!(still.camera_at(7.0), still.camera);
 }
+
+#[test]
+fn source_positions_follow_their_motion() {
+    let text = format!(
+        "{HEAD}[[particles]]\nname = \"still\"\nposition = [1.0, 2.0, 3.0]\n[particles.system]\n\
+         [[particles]]\nname = \"drift\"\nposition = [1.0, 0.0, 0.0]\nmotion = {{ kind = \"linear\", velocity = [0.0, 2.0, 0.0] }}\n[particles.system]\n\
+         [[particles]]\nname = \"once\"\nposition = [0.0, 0.0, 1.0]\nmotion = {{ kind = \"path\", keys = [[1.0, 0.0, 0.0, 0.0], [3.0, 4.0, 0.0, 0.0], [4.0, 4.0, 2.0, 0.0]] }}\n[particles.system]\n\
+         [[particles]]\nname = \"loop\"\nposition = [0.0, 0.0, 0.0]\nmotion = {{ kind = \"path\", keys = [[0.0, 0.0, 0.0, 0.0], [2.0, 2.0, 0.0, 0.0]], looped = true }}\n[particles.system]\n"
+    );
+    let s = parse_ok(&text);
+    let [still, drift, once, looped] = [0, 1, 2, 3].map(|i| &s.particles[i]);
+    assert_eq!(still.position_at(5.0), Vec3::new(1.0, 2.0, 3.0));
+    assert!(close(drift.position_at(1.5), Vec3::new(1.0, 3.0, 0.0)));
+    assert!(close(once.position_at(0.0), Vec3::new(0.0, 0.0, 1.0)), "before the first key");
+    assert!(close(once.position_at(2.0), Vec3::new(2.0, 0.0, 1.0)));
+    assert!(close(once.position_at(3.5), Vec3::new(4.0, 1.0, 1.0)));
+    assert!(close(once.position_at(9.0), Vec3::new(4.0, 2.0, 1.0)), "after the last key");
+    assert!(close(looped.position_at(0.5), Vec3::new(0.5, 0.0, 0.0)));
+    assert!(close(looped.position_at(2.5), Vec3::new(0.5, 0.0, 0.0)), "period 2 s");
+    assert!(close(looped.position_at(-1.5), Vec3::new(0.5, 0.0, 0.0)), "wraps before 0 too");
+    assert_eq!(looped.position_at(f32::NAN), Vec3::ZERO);
+}
+
+#[test]
+fn transform_scales_then_rotates_then_translates() {
+    let s = parse_ok(&format!(
+        "{HEAD}[[object]]\nshape = \"sphere\"\nradius = 1.0\nposition = [0.0, 0.0, 5.0]\nrotation = [0.0, 0.0, 90.0]\nscale = [2.0, 3.0, 1.0]\n"
+    ));
+    let m = s.objects[0].transform.world_from_object();
+    // +X scaled to 2, turned to +Y, lifted by 5.
+    assert!(close(m.transform_point3(Vec3::X), Vec3::new(0.0, 2.0, 5.0)));
+    assert!(close(m.transform_point3(Vec3::Y), Vec3::new(-3.0, 0.0, 5.0)));
+}

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use glam::{Quat, Vec2, Vec3};
+use glam::{Mat4, Quat, Vec2, Vec3};
 
 /// A whole scene, as loaded from a scene file.
 #[derive(Clone, Debug, PartialEq)]
@@ -167,6 +167,13 @@ pub struct Transform {
     pub scale: Vec3,
 }
 
+impl Transform {
+    /// The object-to-world matrix: scale, then rotate, then translate.
+    pub fn world_from_object(&self) -> Mat4 {
+        Mat4::from_scale_rotation_translation(self.scale, self.rotation, self.position)
+    }
+}
+
 impl Default for Transform {
     fn default() -> Self {
         Transform { position: Vec3::ZERO, rotation: Quat::IDENTITY, scale: Vec3::ONE }
@@ -291,9 +298,51 @@ pub enum Motion {
     },
     /// Piecewise-linear path through keyed positions.
     Path {
-        /// `(time s, position m)` keys with strictly increasing times (at least one).
+        /// `(time s, offset m)` keys with strictly increasing times (at least one); the offset is
+        /// added to [`ParticleSource::position`].
         keys: Vec<(f32, Vec3)>,
         /// Whether the path repeats after the last key (period = last time - first time).
         looped: bool,
     },
+}
+
+impl ParticleSource {
+    /// The source position at time `t_s` seconds: [`ParticleSource::position`] plus the motion's
+    /// offset (linear: `velocity * t`; path: linear between keys, clamped to the first and last
+    /// key, or wrapped over `[first, last)` when looped).
+    pub fn position_at(&self, t_s: f32) -> Vec3 {
+        self.position + self.motion.offset_at(t_s)
+    }
+}
+
+impl Motion {
+    /// Offset from the source's rest position at time `t_s` seconds (see
+    /// [`ParticleSource::position_at`]); zero for a non-finite time.
+    pub fn offset_at(&self, t_s: f32) -> Vec3 {
+        if !t_s.is_finite() {
+            return Vec3::ZERO;
+        }
+        match self {
+            Motion::None => Vec3::ZERO,
+            Motion::Linear { velocity } => *velocity * t_s,
+            Motion::Path { keys, looped } => path_offset(keys, *looped, t_s),
+        }
+    }
+}
+
+fn path_offset(keys: &[(f32, Vec3)], looped: bool, t_s: f32) -> Vec3 {
+    let (Some(&(t0, p0)), Some(&(t1, p1))) = (keys.first(), keys.last()) else {
+        return Vec3::ZERO;
+    };
+    let period = t1 - t0;
+    let t = if looped && period > 0.0 { t0 + (t_s - t0).rem_euclid(period) } else { t_s };
+    if t <= t0 {
+        return p0;
+    }
+    if t >= t1 {
+        return p1;
+    }
+    let next = keys.partition_point(|k| k.0 <= t);
+    let ((ta, pa), (tb, pb)) = (keys[next - 1], keys[next]);
+    pa.lerp(pb, (t - ta) / (tb - ta))
 }

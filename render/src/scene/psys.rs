@@ -283,7 +283,7 @@ fn motion(ctx: &Ctx<'_>, raw: Option<&S<RawMotion>>) -> Result<Motion, SceneErro
             if keys.is_empty() || !ordered || !finite {
                 return Err(ctx.invalid(
                     k.span(),
-                    "keys must be [time_s, x, y, z] with finite values and strictly increasing times",
+                    "keys must be [time_s, dx, dy, dz] with finite values and strictly increasing times",
                 ));
             }
             Ok(Motion::Path { keys, looped: m.looped.unwrap_or(false) })
