@@ -6,6 +6,8 @@
 //! name) picks another device.
 #![forbid(unsafe_code)]
 
+pub mod frame;
+
 use render::vk::debug::ValidationMessage;
 use render::{DeviceSelector, Gpu, GpuDesc};
 

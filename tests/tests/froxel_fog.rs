@@ -6,52 +6,26 @@ use std::path::Path;
 
 use fog::froxel::{integrate_column, Medium, Slices};
 use glam::{Vec2, Vec3};
+use pf_tests::frame::{render_scene, temp_dir, Frame};
 use pf_tests::gpu_test;
 use render::frame::HostRenderer;
 use render::froxel::{FroxelFog, FroxelGrid, FROXEL_NEAR_M};
 use render::passes::froxel_integrate::FroxelIntegratePass;
 use render::scene::{parse, Scene};
-use render::view::{project, CameraView};
+use render::view::CameraView;
 use render::vk::conv::{f16_to_f32, f32_to_f16};
 use render::world::World;
 
 const W: u32 = 160;
 const H: u32 = 90;
 
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("pf-fog-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
-
 fn view_of(scene: &Scene) -> CameraView {
     let c = &scene.camera;
     CameraView::new(c.position, c.target, c.fov_y_deg, W as f32 / H as f32)
 }
 
-/// Renders `frames` frames of `toml` (default settings: fog on) and returns the last HDR image.
-fn render(
-    gpu: &mut render::Gpu,
-    toml: &str,
-    dir: &Path,
-    frames: u32,
-) -> anyhow::Result<(Scene, Vec<[f32; 4]>)> {
-    let scene = parse(toml, &dir.join("test.toml"))?;
-    let mut world = World::new(gpu, &scene)?;
-    let mut renderer = HostRenderer::new(gpu, W, H)?;
-    for f in 0..frames {
-        renderer.render(gpu, &mut world, &scene, &settings::Settings::default(), f as f32 / 30.0)?;
-    }
-    Ok((scene.clone(), renderer.read_hdr(gpu)?))
-}
-
-fn pixel_at_uv(hdr: &[[f32; 4]], uv: Vec2) -> [f32; 4] {
-    let (x, y) = ((uv.x * W as f32) as usize, (uv.y * H as f32) as usize);
-    hdr[y.min(H as usize - 1) * W as usize + x.min(W as usize - 1)]
-}
-
-fn pixel_at(scene: &Scene, hdr: &[[f32; 4]], p: Vec3) -> [f32; 4] {
-    pixel_at_uv(hdr, project(view_of(scene).clip_from_world, p).0)
+fn render(gpu: &mut render::Gpu, toml: &str, dir: &Path, frames: u32) -> anyhow::Result<Frame> {
+    render_scene(gpu, toml, dir, (W, H), frames)
 }
 
 #[test]
@@ -166,10 +140,10 @@ const ABSORBING_FOG: &str = r#"
 #[test]
 fn homogeneous_fog_transmittance_is_exp_minus_sigma_d_within_one_percent() {
     gpu_test(|gpu| {
-        let (scene, hdr) = render(gpu, ABSORBING_FOG, &temp_dir("beer"), 1)?;
-        let cam = scene.camera.position;
+        let frame = render(gpu, ABSORBING_FOG, &temp_dir("beer"), 1)?;
+        let cam = frame.scene.camera.position;
         for face in [Vec3::new(-1.0, 5.0, 2.0), Vec3::new(0.0, 20.0, 2.0), Vec3::new(20.0, 60.0, 2.0)] {
-            let t = pixel_at(&scene, &hdr, face)[1];
+            let t = frame.pixel_at(face)[1];
             let expected = (-0.05 * face.distance(cam)).exp();
             assert!(
                 (t - expected).abs() <= 0.01 * expected,
@@ -207,9 +181,9 @@ fn fog_in_the_shadow_of_a_roof_scatters_less_than_sunlit_fog() {
         position = [-50.05, 100.0, 10.0]
     "#;
     gpu_test(|gpu| {
-        let (_, hdr) = render(gpu, toml, &temp_dir("shadowed"), 1)?;
-        let shadowed = pixel_at_uv(&hdr, Vec2::new(0.25, 0.55))[1];
-        let lit = pixel_at_uv(&hdr, Vec2::new(0.75, 0.55))[1];
+        let frame = render(gpu, toml, &temp_dir("shadowed"), 1)?;
+        let shadowed = frame.pixel_at_uv(Vec2::new(0.25, 0.55))[1];
+        let lit = frame.pixel_at_uv(Vec2::new(0.75, 0.55))[1];
         assert!(lit > 0.05, "sunlit fog scatters: {lit}");
         assert!(shadowed < 0.25 * lit, "shadowed fog {shadowed} vs sunlit {lit}");
         Ok(())
@@ -261,11 +235,11 @@ fn projector_colour_appears_in_the_fog_inside_its_cone_only() {
     write_red_texture(&dir);
     gpu_test(|gpu| {
         // A few frames, so the jittered samples and the history converge as they do in use.
-        let (scene, hdr) = render(gpu, &projector_scene(0.0), &dir, 4)?;
+        let frame = render(gpu, &projector_scene(0.0), &dir, 4)?;
         // The camera ray to (0, 10, 3) crosses the cone (radius 0.54 m there); the ray to
         // (4, 10, 3) passes 3.5 m outside it.
-        let inside = pixel_at(&scene, &hdr, Vec3::new(0.0, 10.0, 3.0));
-        let outside = pixel_at(&scene, &hdr, Vec3::new(4.0, 10.0, 3.0));
+        let inside = frame.pixel_at(Vec3::new(0.0, 10.0, 3.0));
+        let outside = frame.pixel_at(Vec3::new(4.0, 10.0, 3.0));
         assert!(inside[0] > 0.02, "fog in the cone glows: {inside:?}");
         assert!(inside[1] < 0.01 * inside[0] && inside[2] < 0.01 * inside[0], "and it is red: {inside:?}");
         assert!(outside[0] < 0.02 * inside[0], "no projector light outside the cone: {outside:?}");
@@ -287,13 +261,14 @@ fn moving_a_projector_leaves_no_ghost_trail_in_the_fog_history() {
             renderer.render(gpu, &mut world, &before, &settings, f as f32 / 30.0)?;
         }
         let old_spot = Vec3::new(0.0, 10.0, 3.0);
-        let lit_before = pixel_at(&before, &renderer.read_hdr(gpu)?, old_spot)[0];
+        let lit_before =
+            Frame { scene: before, width: W, height: H, hdr: renderer.read_hdr(gpu)? }.pixel_at(old_spot)[0];
         // The projector jumps 3.5 m; the fog history still holds the old cone.
         let mut world = World::new(gpu, &after)?;
         renderer.render(gpu, &mut world, &after, &settings, 8.0 / 30.0)?;
-        let hdr = renderer.read_hdr(gpu)?;
-        let ghost = pixel_at(&after, &hdr, old_spot)[0];
-        let new_spot = pixel_at(&after, &hdr, Vec3::new(3.5, 10.0, 3.0))[0];
+        let frame = Frame { scene: after, width: W, height: H, hdr: renderer.read_hdr(gpu)? };
+        let ghost = frame.pixel_at(old_spot)[0];
+        let new_spot = frame.pixel_at(Vec3::new(3.5, 10.0, 3.0))[0];
         assert!(lit_before > 0.02, "the first position lit the fog: {lit_before}");
         assert!(
             ghost < 0.02 * lit_before,

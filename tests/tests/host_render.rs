@@ -5,53 +5,14 @@
 //! Each scene is tiny and written here, so the expected regions follow from its numbers; pixels are
 //! located by projecting world points with the same camera the renderer uses.
 
-use std::path::Path;
-
 use glam::Vec3;
+use pf_tests::frame::{render_scene, temp_dir, Frame};
 use pf_tests::gpu_test;
-use render::frame::HostRenderer;
-use render::scene::{parse, Scene};
-use render::view::{project, CameraView};
-use render::world::World;
 
-const W: u32 = 160;
-const H: u32 = 120;
+const SIZE: (u32, u32) = (160, 120);
 
-/// Renders `toml` and returns (scene, linear HDR pixels).
-fn render(gpu: &mut render::Gpu, toml: &str, dir: &Path) -> anyhow::Result<(Scene, Vec<[f32; 4]>)> {
-    let scene = parse(toml, &dir.join("test.toml"))?;
-    let mut world = World::new(gpu, &scene)?;
-    let mut renderer = HostRenderer::new(gpu, W, H)?;
-    // These scenes have no fog; the froxel passes run anyway (and must leave them unchanged).
-    renderer.render(gpu, &mut world, &scene, &settings::Settings::default(), 0.0)?;
-    let hdr = renderer.read_hdr(gpu)?;
-    Ok((scene, hdr))
-}
-
-/// Luminance-ish brightness of the pixel showing world point `p`.
-fn at(scene: &Scene, hdr: &[[f32; 4]], p: Vec3) -> f32 {
-    let cam = &scene.camera;
-    let view = CameraView::new(cam.position, cam.target, cam.fov_y_deg, W as f32 / H as f32);
-    let (uv, _) = project(view.clip_from_world, p);
-    assert!(uv.min_element() > 0.0 && uv.max_element() < 1.0, "{p} is off screen ({uv})");
-    let (x, y) = ((uv.x * W as f32) as usize, (uv.y * H as f32) as usize);
-    let px = hdr[y * W as usize + x];
-    (px[0] + px[1] + px[2]) / 3.0
-}
-
-fn rgb_at(scene: &Scene, hdr: &[[f32; 4]], p: Vec3) -> [f32; 3] {
-    let cam = &scene.camera;
-    let view = CameraView::new(cam.position, cam.target, cam.fov_y_deg, W as f32 / H as f32);
-    let (uv, _) = project(view.clip_from_world, p);
-    let (x, y) = ((uv.x * W as f32) as usize, (uv.y * H as f32) as usize);
-    let px = hdr[y * W as usize + x];
-    [px[0], px[1], px[2]]
-}
-
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("pf-host-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
+fn render(gpu: &mut render::Gpu, toml: &str, dir: &std::path::Path) -> anyhow::Result<Frame> {
+    render_scene(gpu, toml, dir, SIZE, 1)
 }
 
 #[test]
@@ -79,18 +40,18 @@ fn sun_shadow_falls_where_the_box_blocks_the_sun() {
         position = [0.0, 0.0, 3.0]
     "#;
     gpu_test(|gpu| {
-        let (scene, hdr) = render(gpu, toml, &temp_dir("sun"))?;
-        let lit = at(&scene, &hdr, Vec3::new(5.0, 3.0, 0.0));
-        let shadow = at(&scene, &hdr, Vec3::new(0.0, 3.0, 0.0));
+        let frame = render(gpu, toml, &temp_dir("sun"))?;
+        let lit = frame.brightness_at(Vec3::new(5.0, 3.0, 0.0));
+        let shadow = frame.brightness_at(Vec3::new(0.0, 3.0, 0.0));
         // Lambert: lit = albedo * (ambient + E cos / pi) = 0.5 * (0.05 + 3 * 0.7071 / pi) = 0.3626.
         assert!((lit - 0.3626).abs() < 0.02, "lit ground {lit}");
         assert!((shadow - 0.025).abs() < 0.01, "shadowed ground is ambient only: {shadow}");
         // The edge is at x = 2: 0.3 m either side is clearly on its side.
-        assert!(at(&scene, &hdr, Vec3::new(1.7, 3.0, 0.0)) < 0.1);
-        assert!(at(&scene, &hdr, Vec3::new(2.3, 3.0, 0.0)) > 0.3);
+        assert!(frame.brightness_at(Vec3::new(1.7, 3.0, 0.0)) < 0.1);
+        assert!(frame.brightness_at(Vec3::new(2.3, 3.0, 0.0)) > 0.3);
         // ... and along y the shadow starts near 0.5 m.
-        assert!(at(&scene, &hdr, Vec3::new(0.0, -0.3, 0.0)) > 0.3);
-        assert!(at(&scene, &hdr, Vec3::new(0.0, 1.3, 0.0)) < 0.1);
+        assert!(frame.brightness_at(Vec3::new(0.0, -0.3, 0.0)) > 0.3);
+        assert!(frame.brightness_at(Vec3::new(0.0, 1.3, 0.0)) < 0.1);
         Ok(())
     });
 }
@@ -122,13 +83,13 @@ fn spot_light_lights_only_inside_its_cone() {
         range = 20
     "#;
     gpu_test(|gpu| {
-        let (scene, hdr) = render(gpu, toml, &temp_dir("spot"))?;
-        let centre = at(&scene, &hdr, Vec3::ZERO);
+        let frame = render(gpu, toml, &temp_dir("spot"))?;
+        let centre = frame.brightness_at(Vec3::ZERO);
         // 0.8 / pi * 50 / 25 * window(5/20) = 0.5093 * 0.9922 = 0.5053.
         assert!((centre - 0.505).abs() < 0.02, "centre {centre}");
-        assert!(at(&scene, &hdr, Vec3::new(1.0, 0.0, 0.0)) > 0.3, "inside the inner cone");
+        assert!(frame.brightness_at(Vec3::new(1.0, 0.0, 0.0)) > 0.3, "inside the inner cone");
         for p in [Vec3::new(2.2, 0.0, 0.0), Vec3::new(-2.2, 0.0, 0.0), Vec3::new(0.0, 3.0, 0.0)] {
-            assert_eq!(at(&scene, &hdr, p), 0.0, "outside the cone at {p}");
+            assert_eq!(frame.brightness_at(p), 0.0, "outside the cone at {p}");
         }
         Ok(())
     });
@@ -172,13 +133,13 @@ fn projector_texture_lands_where_the_projection_says() {
         range = 15
     "#;
     gpu_test(|gpu| {
-        let (scene, hdr) = render(gpu, toml, &dir)?;
-        let left = rgb_at(&scene, &hdr, Vec3::new(-0.9, 4.9, 2.0));
-        let right = rgb_at(&scene, &hdr, Vec3::new(0.9, 4.9, 2.0));
+        let frame = render(gpu, toml, &dir)?;
+        let left = frame.pixel_at(Vec3::new(-0.9, 4.9, 2.0));
+        let right = frame.pixel_at(Vec3::new(0.9, 4.9, 2.0));
         assert!(left[0] > 0.2 && left[1] < 0.02, "left of centre is red: {left:?}");
         assert!(right[1] > 0.2 && right[0] < 0.02, "right of centre is green: {right:?}");
         for p in [Vec3::new(3.0, 4.9, 2.0), Vec3::new(-3.0, 4.9, 2.0), Vec3::new(0.0, 4.9, 4.5)] {
-            assert_eq!(at(&scene, &hdr, p), 0.0, "outside the projection at {p}");
+            assert_eq!(frame.brightness_at(p), 0.0, "outside the projection at {p}");
         }
         Ok(())
     });
@@ -218,11 +179,11 @@ fn emission_is_not_darkened_by_shadow() {
         position = [-2.0, 0.0, 4.0]
     "#;
     gpu_test(|gpu| {
-        let (scene, hdr) = render(gpu, toml, &temp_dir("emissive"))?;
+        let frame = render(gpu, toml, &temp_dir("emissive"))?;
         // The boxes' front faces (normal -Y) get no sun either way; their tops differ. Check the
         // front face: emission plus ambient only, identical for both boxes.
-        let shadowed = rgb_at(&scene, &hdr, Vec3::new(-2.0, -0.5, 1.0));
-        let open = rgb_at(&scene, &hdr, Vec3::new(2.0, -0.5, 1.0));
+        let shadowed = frame.pixel_at(Vec3::new(-2.0, -0.5, 1.0));
+        let open = frame.pixel_at(Vec3::new(2.0, -0.5, 1.0));
         let expected = [2.05, 1.05, 0.55];
         for c in 0..3 {
             assert!((shadowed[c] - expected[c]).abs() < 0.01, "shadowed {shadowed:?}");
