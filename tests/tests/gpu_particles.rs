@@ -139,12 +139,23 @@ fn live_counts_match_the_reference_every_frame_for_mixed_systems() {
         cone.max_age = 1.0; // the source itself stops bursting after about half a second
         twin.add(source(cone, Vec3::new(15.0, 5.0, 20.0)))?;
         twin.add(source(system(pattern::ANGLE, 0.37, 9, 0.9), Vec3::new(20.0, 5.0, 20.0)))?;
+        let mut hud = source(system(pattern::EXPLODE, 0.08, 5, 0.8), Vec3::new(0.5, 0.5, 0.5));
+        hud.hud = true; // particles carry the HUD flag (compared with the reference's flags)
+        let stopped = twin.add(hud)?;
         // Irregular frame times, including a long one that the step clamp cuts to 0.1 s.
         let dts = [0.016, 0.033, 0.05, 0.25, 0.007, 0.02, 0.1, 0.04];
         let mut peak = 0;
         for frame in 0..48 {
+            if frame == 20 {
+                // A stopped source bursts no more; its particles live out their lives.
+                assert!(twin.cpu.remove_source(stopped) && twin.pool.remove_source(stopped));
+            }
             peak = peak.max(twin.step(gpu, dts[frame % dts.len()])?);
         }
+        assert!(
+            twin.cpu.source_particles(stopped).is_empty(),
+            "the stopped source's particles should be gone"
+        );
         assert!(peak > 20, "the systems never got busy (peak {peak})");
         twin.compare(gpu, TOL)?;
         let c = twin.pool.read_counters(gpu)?;
@@ -326,6 +337,27 @@ fn target_linear_moves_from_source_to_target_over_the_lifetime() {
             assert!((got - expected).length() < 1e-4, "{got} vs {expected}");
             let v = Vec3::new(g.vel_max_age[0], g.vel_max_age[1], g.vel_max_age[2]);
             assert!((v - (t - s)).length() < 1e-5);
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn target_pos_steers_particles_along_the_line_to_the_target() {
+    gpu_test(|gpu| {
+        let mut sys = system(pattern::DROP, 0.1, 3, 2.0);
+        sys.part.flags = PartFlags(PartFlags::TARGET_POS);
+        let (s, t) = (Vec3::new(0.0, 10.0, 10.0), Vec3::new(6.0, 13.0, 8.0));
+        let mut desc = source(sys, s);
+        desc.target_position = Some(t);
+        let (_, pairs) = single_source(gpu, desc, 30)?;
+        let dir = (t - s).normalize();
+        for (_, g) in pairs {
+            // Analytic: released at rest and always steered toward T - pos, which lies on the line
+            // from S to T, so the velocity is along that line and points at the target.
+            let v = Vec3::new(g.vel_max_age[0], g.vel_max_age[1], g.vel_max_age[2]);
+            assert!(v.dot(dir) > 0.0, "velocity {v} does not point at the target");
+            assert!(v.cross(dir).length() < 1e-4 * v.length().max(1.0), "velocity {v} leaves the line");
         }
         Ok(())
     });
