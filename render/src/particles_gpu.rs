@@ -17,7 +17,8 @@
 //! serials match the reference draw for draw.
 //!
 //! Capacity: the viewer's cap is `min(RenderMaxPartCount, 8192)` ([`ParticlePoolDesc::viewer`]);
-//! stress tests may use much larger pools (e.g. 1,000,000; 96 bytes per particle). A candidate
+//! stress tests may use much larger pools (e.g. 1,000,000: 96 MB of particles plus 12 MB of lists;
+//! at most [`MAX_CAPACITY`]). A candidate
 //! that finds the pool full is refused (counted in `refused`); `alive + dead == capacity` always.
 //!
 //! Not in this version: the global burst share and distance throttling (the reference applies them
@@ -42,6 +43,9 @@ use crate::vk::resource::{Buffer, BufferDesc, MemoryLocation};
 pub const DEFAULT_MAX_SOURCES: u32 = 256;
 /// Bytes per `u32` list entry.
 const INDEX_BYTES: u64 = 4;
+/// Largest pool: `particles.update` runs one 64-thread group per 64 slots, and Vulkan guarantees
+/// only 65,535 groups per dispatch dimension.
+pub const MAX_CAPACITY: u32 = 65_535 * 64;
 
 /// What pool to create.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,11 +59,11 @@ pub struct ParticlePoolDesc {
 }
 
 impl ParticlePoolDesc {
-    /// The viewer's pool: `min(RenderMaxPartCount, 8192)` particles (at least 1), the default
-    /// source count, seed 0.
-    pub fn viewer(max_part_count: i32) -> Self {
-        let capacity = u32::try_from(max_part_count).unwrap_or(0).clamp(1, HARD_MAX_PARTICLES);
-        ParticlePoolDesc { capacity, max_sources: DEFAULT_MAX_SOURCES, seed: 0 }
+    /// The viewer's pool: `min(RenderMaxPartCount, 8192)` particles, the default source count,
+    /// seed 0; `None` when the setting is 0 or negative (the viewer then shows no particles).
+    pub fn viewer(max_part_count: i32) -> Option<Self> {
+        let capacity = u32::try_from(max_part_count).ok().filter(|&n| n > 0)?.min(HARD_MAX_PARTICLES);
+        Some(ParticlePoolDesc { capacity, max_sources: DEFAULT_MAX_SOURCES, seed: 0 })
     }
 }
 
@@ -118,8 +122,10 @@ fn storage(gpu: &Gpu, name: &str, size: u64, location: MemoryLocation) -> Result
 impl GpuParticles {
     /// Creates the buffers: every index free, both alive lists empty.
     pub fn new(gpu: &mut Gpu, desc: &ParticlePoolDesc) -> Result<Self> {
-        if desc.capacity == 0 || desc.max_sources == 0 {
-            return Err(RenderError::Unsupported(format!("particle pool {desc:?}: zero capacity")));
+        if desc.capacity == 0 || desc.capacity > MAX_CAPACITY || desc.max_sources == 0 {
+            return Err(RenderError::Unsupported(format!(
+                "particle pool {desc:?}: capacity must be 1..={MAX_CAPACITY} and max_sources non-zero"
+            )));
         }
         let cap = u64::from(desc.capacity);
         let particle_bytes = std::mem::size_of::<GpuParticle>() as u64;
@@ -359,9 +365,11 @@ mod tests {
 
     #[test]
     fn viewer_capacity_is_the_setting_capped_at_the_hard_limit() {
-        assert_eq!(ParticlePoolDesc::viewer(4096).capacity, 4096);
-        assert_eq!(ParticlePoolDesc::viewer(20_000).capacity, HARD_MAX_PARTICLES);
-        assert_eq!(ParticlePoolDesc::viewer(-5).capacity, 1);
+        let capacity = |n| ParticlePoolDesc::viewer(n).map(|d| d.capacity);
+        assert_eq!(capacity(4096), Some(4096));
+        assert_eq!(capacity(20_000), Some(HARD_MAX_PARTICLES));
+        assert_eq!(capacity(0), None);
+        assert_eq!(capacity(-5), None);
     }
 
     #[test]

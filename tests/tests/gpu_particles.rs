@@ -12,7 +12,7 @@ use particles::types::pattern;
 use particles::{PartFlags, PartSysData, SysFlags};
 use pf_tests::gpu_test;
 use render::gpu_types::GpuParticle;
-use render::particles_gpu::{GpuParticles, ParticlePoolDesc};
+use render::particles_gpu::{GpuParticles, ParticlePoolDesc, MAX_CAPACITY};
 use render::passes::particle_sim::ParticleSimPasses;
 use render::Gpu;
 
@@ -428,6 +428,10 @@ fn a_full_pool_refuses_candidates_without_corrupting_its_lists() {
                 "frame {frame}: a dead particle lives"
             );
             assert_eq!(c.emitted - c.died - c.discarded, live.len() as u32, "frame {frame}: totals");
+        }
+        for capacity in [0, MAX_CAPACITY + 1] {
+            let bad = ParticlePoolDesc { capacity, max_sources: 1, seed: SEED };
+            assert!(GpuParticles::new(gpu, &bad).is_err(), "a pool of {capacity} was accepted");
         }
         let c = pool.read_counters(gpu)?;
         // 70 candidates in the first frame alone against 64 slots.
