@@ -22,6 +22,11 @@ const CAPACITY: u32 = 4096;
 const SEED: u64 = 0x5EED_0009;
 /// A 30 Hz frame, seconds.
 const DT: f32 = 1.0 / 30.0;
+/// Burst speed range of the test systems, m/s.
+const SPEED_MIN: f32 = 0.5;
+const SPEED_MAX: f32 = 2.0;
+/// Slack on speeds rebuilt from velocities, m/s.
+const SPEED_SLACK: f32 = 1e-4;
 
 /// Tolerances of the particle-by-particle comparison (absolute). Positions and velocities differ
 /// by GLSL transcendentals (sin, cos, sqrt are not correctly rounded) and FMA contraction, grown
@@ -104,8 +109,8 @@ fn system(pattern: u8, rate: f32, count: u8, life: f32) -> PartSysData {
         pattern,
         burst_rate: rate,
         burst_part_count: count,
-        burst_speed_min: 0.5,
-        burst_speed_max: 2.0,
+        burst_speed_min: SPEED_MIN,
+        burst_speed_max: SPEED_MAX,
         ..Default::default()
     };
     s.part.max_age = life;
@@ -198,17 +203,18 @@ fn drop_particles_fall_from_the_source_and_die_only_after_their_lifetime() {
 #[test]
 fn explode_particles_leave_in_unit_directions_at_drawn_speeds() {
     gpu_test(|gpu| {
+        const RADIUS_M: f32 = 0.5;
         let mut sys = system(pattern::EXPLODE, 0.1, 25, 1.0);
-        sys.burst_radius = 0.5;
+        sys.burst_radius = RADIUS_M;
         let s = Vec3::new(30.0, 30.0, 30.0);
         let (_, pairs) = single_source(gpu, source(sys, s), 12)?;
         for (_, g) in pairs {
             let v = Vec3::new(g.vel_max_age[0], g.vel_max_age[1], g.vel_max_age[2]);
             let speed = v.length();
-            assert!((0.5 - 1e-4..=2.0 + 1e-4).contains(&speed), "speed {speed}");
+            assert!((SPEED_MIN - SPEED_SLACK..=SPEED_MAX + SPEED_SLACK).contains(&speed), "speed {speed}");
             // Radius offset along the direction, then straight flight: pos = S + (r + age |v|) v/|v|.
             let t = g.pos_age[3];
-            let expected = s + v / speed * (0.5 + speed * t);
+            let expected = s + v / speed * (RADIUS_M + speed * t);
             let got = Vec3::new(g.pos_age[0], g.pos_age[1], g.pos_age[2]);
             assert!((got - expected).length() < 1e-3, "{got} vs {expected}");
         }
@@ -231,7 +237,7 @@ fn angle_fan_with_omega_and_object_rotation_matches_the_reference() {
         // checks; analytically, speeds stay within the drawn range.
         for (_, g) in &pairs {
             let speed = Vec3::new(g.vel_max_age[0], g.vel_max_age[1], g.vel_max_age[2]).length();
-            assert!((0.5 - 1e-4..=2.0 + 1e-4).contains(&speed), "speed {speed}");
+            assert!((SPEED_MIN - SPEED_SLACK..=SPEED_MAX + SPEED_SLACK).contains(&speed), "speed {speed}");
         }
         Ok(())
     });
@@ -300,7 +306,8 @@ fn wind_relaxes_velocities_toward_the_wind() {
 #[test]
 fn colour_and_scale_interpolate_over_the_lifetime() {
     gpu_test(|gpu| {
-        let mut sys = system(pattern::DROP, 0.05, 2, 1.2);
+        const LIFE: f32 = 1.2;
+        let mut sys = system(pattern::DROP, 0.05, 2, LIFE);
         sys.part.flags = PartFlags(PartFlags::INTERP_COLOR | PartFlags::INTERP_SCALE);
         sys.part.start_color = Vec4::new(1.0, 0.0, 0.0, 1.0);
         sys.part.end_color = Vec4::new(0.0, 0.0, 1.0, 0.0);
@@ -310,7 +317,7 @@ fn colour_and_scale_interpolate_over_the_lifetime() {
         sys.part.end_glow = 1.0;
         let (_, pairs) = single_source(gpu, source(sys, Vec3::new(7.0, 7.0, 7.0)), 30)?;
         for (_, g) in pairs {
-            let f = g.pos_age[3] / 1.2;
+            let f = g.pos_age[3] / LIFE;
             let color = Vec4::new(1.0 - f, 0.0, f, 1.0 - f);
             assert!((Vec4::from_array(g.color) - color).abs().max_element() < 1e-5);
             let scale = Vec2::new(0.5 + 1.5 * f, 0.25 + 3.75 * f);
@@ -324,7 +331,8 @@ fn colour_and_scale_interpolate_over_the_lifetime() {
 #[test]
 fn target_linear_moves_from_source_to_target_over_the_lifetime() {
     gpu_test(|gpu| {
-        let mut sys = system(pattern::EXPLODE, 0.1, 4, 1.0);
+        const LIFE: f32 = 1.0;
+        let mut sys = system(pattern::EXPLODE, 0.1, 4, LIFE);
         sys.burst_radius = 2.0; // zeroed after the first candidate by TARGET_LINEAR
         sys.part.flags = PartFlags(PartFlags::TARGET_LINEAR);
         let (s, t) = (Vec3::new(10.0, 0.0, 5.0), Vec3::new(14.0, 3.0, 5.0));
@@ -332,7 +340,7 @@ fn target_linear_moves_from_source_to_target_over_the_lifetime() {
         desc.target_position = Some(t);
         let (_, pairs) = single_source(gpu, desc, 20)?;
         for (_, g) in pairs {
-            let expected = s + g.pos_age[3] / 1.0 * (t - s);
+            let expected = s + g.pos_age[3] / LIFE * (t - s);
             let got = Vec3::new(g.pos_age[0], g.pos_age[1], g.pos_age[2]);
             assert!((got - expected).length() < 1e-4, "{got} vs {expected}");
             let v = Vec3::new(g.vel_max_age[0], g.vel_max_age[1], g.vel_max_age[2]);

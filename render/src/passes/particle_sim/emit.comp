@@ -22,6 +22,8 @@ const uint PATTERN_EXPLODE = 1u;
 const uint PATTERN_ANGLE = 2u;
 const uint PATTERN_CONE = 3u;
 const uint SYS_USE_NEW_ANGLE = 0x02u;
+// Adding this to a uint subtracts one (two's complement).
+const uint MINUS_ONE = 0xFFFFFFFFu;
 
 float unit_draw(uint source, uint serial, uint index) {
     return unit_from_bits(draw_bits(push.seed.xy, source, serial, index));
@@ -109,7 +111,9 @@ void main() {
         atomicAdd(counters.discarded, 1u);
         return;
     }
-    uint prev = atomicAdd(counters.dead, 0xFFFFFFFFu);
+    // Pop: only decrements happen during this pass, so every thread that saw a positive depth owns
+    // a distinct entry; the others put their decrement back and are refused.
+    uint prev = atomicAdd(counters.dead, MINUS_ONE);
     if (int(prev) <= 0) {
         atomicAdd(counters.dead, 1u);
         atomicAdd(counters.refused, 1u);

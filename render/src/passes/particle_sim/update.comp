@@ -16,8 +16,12 @@ const float TARGET_POS_MAX_STEP = 0.1;
 const float TARGET_POS_GAIN = 5.0;
 const float BOUNCE_RESTITUTION = -0.75;
 const float GLOW_LEVELS = 255.0;
+// What advance() decided.
+const uint FATE_LIVES = 0u;
+const uint FATE_DIED = 1u;
+const uint FATE_OUT_OF_RANGE = 2u;
 
-// Advances p by one step; returns 0 (lives), 1 (died of age) or 2 (out of range).
+// Advances p by one step and returns its fate.
 uint advance(inout GpuParticle p, GpuEmitter e, float dt) {
     uint flags = p.ids.z;
     vec3 src = e.position_speed_min.xyz;
@@ -65,9 +69,9 @@ uint advance(inout GpuParticle p, GpuEmitter e, float dt) {
     p.pos_age = vec4(pos, t);
     p.vel_max_age.xyz = vel;
     if (!position_in_range(pos)) {
-        return 2u;
+        return FATE_OUT_OF_RANGE;
     }
-    return (t > max_age || flags == PF_DEAD) ? 1u : 0u;
+    return (t > max_age || flags == PF_DEAD) ? FATE_DIED : FATE_LIVES;
 }
 
 void main() {
@@ -80,14 +84,14 @@ void main() {
     uint idx = alive_in[i];
     GpuParticle p = pool[idx];
     uint fate = advance(p, emitters[p.ids.x], push.wind_dt.w);
-    if (fate == 0u) {
+    if (fate == FATE_LIVES) {
         pool[idx] = p;
         alive_out[push_alive(1u - cur)] = idx;
         return;
     }
     p.ids.z = PF_DEAD;
     pool[idx] = p;
-    if (fate == 1u) {
+    if (fate == FATE_DIED) {
         atomicAdd(counters.died, 1u);
     } else {
         atomicAdd(counters.discarded, 1u);
