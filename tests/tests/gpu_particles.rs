@@ -28,9 +28,12 @@ const SPEED_MAX: f32 = 2.0;
 /// Slack on speeds rebuilt from velocities, m/s.
 const SPEED_SLACK: f32 = 1e-4;
 
-/// Tolerances of the particle-by-particle comparison (absolute). Positions and velocities differ
-/// by GLSL transcendentals (sin, cos, sqrt are not correctly rounded) and FMA contraction, grown
-/// over a few dozen steps; ages add the same f32 steps on both sides, so they match closely.
+/// Tolerances of the particle-by-particle comparison (absolute). The update shader forbids fused
+/// multiply-adds (`precise`), so a step rounds as on the CPU; what remains are the emission
+/// directions (GLSL sin, cos and sqrt are not correctly rounded) carried along by the flight.
+/// Measured on lavapipe (this file, up to 48 frames, positions up to 3000 m): 1.5e-5 m and
+/// 6e-7 m/s at most, ages, colours and sizes identical; without `precise` positions differed by up
+/// to 2 mm. The bounds leave a margin of about ten for other drivers' transcendentals.
 #[derive(Clone, Copy)]
 struct Tol {
     pos_m: f32,
@@ -40,7 +43,7 @@ struct Tol {
     age_s: f32,
 }
 
-const TOL: Tol = Tol { pos_m: 2e-3, vel_m_s: 2e-3, color: 1e-4, scale_m: 1e-4, age_s: 1e-6 };
+const TOL: Tol = Tol { pos_m: 2e-4, vel_m_s: 1e-5, color: 1e-6, scale_m: 1e-6, age_s: 0.0 };
 
 /// The CPU reference and the GPU pool, fed the same sources and frames.
 struct Twin {
@@ -147,6 +150,20 @@ fn live_counts_match_the_reference_every_frame_for_mixed_systems() {
         let mut hud = source(system(pattern::EXPLODE, 0.08, 5, 0.8), Vec3::new(0.5, 0.5, 0.5));
         hud.hud = true; // particles carry the HUD flag (compared with the reference's flags)
         let stopped = twin.add(hud)?;
+        // A sky platform at region coordinates where one f32 step is 0.24 mm, with omega, wind,
+        // gravity, bounce and colour interpolation together.
+        let mut sky = system(pattern::ANGLE_CONE, 0.1, 6, 1.5);
+        sky.outer_angle = 1.2;
+        sky.angular_velocity = Vec3::new(0.5, 0.0, 1.0);
+        sky.part_accel = Vec3::new(0.0, 0.0, -1.0);
+        sky.part.flags = PartFlags(PartFlags::WIND | PartFlags::BOUNCE | PartFlags::INTERP_COLOR);
+        sky.part.end_color = Vec4::new(0.2, 0.4, 0.6, 0.0);
+        let mut platform = source(sky, Vec3::new(200.0, 230.0, 3000.0));
+        platform.rotation = Quat::from_rotation_z(1.0);
+        twin.add(platform)?;
+        let wind = Vec3::new(-3.0, 1.0, 0.5);
+        twin.cpu.set_wind(wind);
+        twin.pool.set_wind(wind);
         // Irregular frame times, including a long one that the step clamp cuts to 0.1 s.
         let dts = [0.016, 0.033, 0.05, 0.25, 0.007, 0.02, 0.1, 0.04];
         let mut peak = 0;
@@ -156,13 +173,15 @@ fn live_counts_match_the_reference_every_frame_for_mixed_systems() {
                 assert!(twin.cpu.remove_source(stopped) && twin.pool.remove_source(stopped));
             }
             peak = peak.max(twin.step(gpu, dts[frame % dts.len()])?);
+            if frame % 8 == 7 {
+                twin.compare(gpu, TOL)?;
+            }
         }
         assert!(
             twin.cpu.source_particles(stopped).is_empty(),
             "the stopped source's particles should be gone"
         );
         assert!(peak > 20, "the systems never got busy (peak {peak})");
-        twin.compare(gpu, TOL)?;
         let c = twin.pool.read_counters(gpu)?;
         assert_eq!(c.refused, 0);
         assert_eq!(c.emitted - c.died - c.discarded, twin.cpu.live_count() as u32);

@@ -26,8 +26,10 @@ uint advance(inout GpuParticle p, GpuEmitter e, float dt) {
     uint flags = p.ids.z;
     vec3 src = e.position_speed_min.xyz;
     vec3 target = e.target_speed_max.xyz;
-    vec3 pos = p.pos_age.xyz;
-    vec3 vel = p.vel_max_age.xyz;
+    // precise: no contraction into fused multiply-adds, so each step rounds as the CPU twin's
+    // separate multiplications and additions do.
+    precise vec3 pos = p.pos_age.xyz;
+    precise vec3 vel = p.vel_max_age.xyz;
     float age = p.pos_age.w;
     float max_age = p.vel_max_age.w;
     float t = age + dt;
