@@ -316,6 +316,44 @@ gpu_struct! {
     }
 }
 
+gpu_struct! {
+    size = 16;
+    /// `VkDrawIndirectCommand` (`particles.draw_args`): one billboard instance per visible particle.
+    pub struct GpuDrawIndirect {
+        /// Vertices per instance (6: two triangles).
+        pub vertex_count: u32,
+        /// Visible particles.
+        pub instance_count: u32,
+        /// First vertex (0).
+        pub first_vertex: u32,
+        /// First instance (0).
+        pub first_instance: u32,
+    }
+}
+
+gpu_struct! {
+    size = 112;
+    /// Push constants of `particles.cull`.
+    pub struct ParticleCullPush {
+        /// Frustum plane 0 (world space, normal inside: a sphere is visible where
+        /// `dot(n, p) + w >= -r` for every plane); planes 0..5 are left, right, bottom, top,
+        /// near, far.
+        pub plane0: [f32; 4],
+        /// Frustum plane 1.
+        pub plane1: [f32; 4],
+        /// Frustum plane 2.
+        pub plane2: [f32; 4],
+        /// Frustum plane 3.
+        pub plane3: [f32; 4],
+        /// Frustum plane 4.
+        pub plane4: [f32; 4],
+        /// Frustum plane 5.
+        pub plane5: [f32; 4],
+        /// x alive list to read (0/1), y mode (0 reset, 1 cull), z capacity, w unused.
+        pub counts: [u32; 4],
+    }
+}
+
 /// Every mirrored struct, for the mirror test: (name, fields, size).
 pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
     fn entry<T: GpuStruct>() -> (&'static str, &'static [GpuField], usize) {
@@ -336,6 +374,8 @@ pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
         entry::<GpuBurst>(),
         entry::<GpuParticleCounters>(),
         entry::<ParticleSimPush>(),
+        entry::<GpuDrawIndirect>(),
+        entry::<ParticleCullPush>(),
     ]
 }
 

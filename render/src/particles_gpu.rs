@@ -8,7 +8,10 @@
 //! - `particles.counters`: [`GpuParticleCounters`] (alive counts, dead count, totals);
 //! - `particles.emitters`: one [`GpuEmitter`] per source (indexed by source id), rewritten every
 //!   frame (positions move);
-//! - `particles.bursts`: this frame's [`GpuBurst`]s.
+//! - `particles.bursts`: this frame's [`GpuBurst`]s;
+//! - `particles.visible` / `particles.draw_args`: the frustum-culled pool indices and their
+//!   `VkDrawIndirectCommand` (one 6-vertex instance per visible particle), written by
+//!   `particles.cull` ([`GpuParticles::record_cull`]) for the billboards.
 //!
 //! Per frame the CPU works per source only ([`GpuParticles::prepare`]): the burst clock
 //! ([`particles::gpu::SourceClock`], the reference's timing rules) and one emitter block; the GPU
@@ -23,17 +26,20 @@
 //!
 //! Not in this version: the global burst share and distance throttling (the reference applies them
 //! only with a budget or a camera), ribbon linking (ribbons stay with the CPU reference), frustum
-//! culling and indirect draw lists (the billboard half). Source slots are never reused: a removed
+//! the billboards themselves (the other half of issue 9). Source slots are never reused: a removed
 //! source stops bursting, and its slot keeps its last position for the particles it left behind.
 
 use ash::vk;
-use glam::{Quat, Vec3};
+use glam::{Quat, Vec3, Vec4};
 use particles::gpu::{step_dt, Burst, SourceClock, MAX_BURSTS_PER_SOURCE_FRAME};
 use particles::sim::{SourceDesc, SourceId, HARD_MAX_PARTICLES};
 use particles::{PartSysData, PatternKind};
 
 use crate::error::{RenderError, Result};
-use crate::gpu_types::{GpuBurst, GpuEmitter, GpuParticle, GpuParticleCounters, ParticleSimPush};
+use crate::gpu_types::{
+    GpuBurst, GpuDrawIndirect, GpuEmitter, GpuParticle, GpuParticleCounters, ParticleSimPush,
+};
+use crate::passes::particle_sim::cull::{CullBuffers, ParticleCullPass};
 use crate::passes::particle_sim::{ParticleSimPasses, SimBuffers};
 use crate::vk::context::Gpu;
 use crate::vk::recorder::Recorder;
@@ -99,6 +105,10 @@ pub struct GpuParticles {
     pub emitters: Buffer,
     /// `particles.bursts`.
     pub bursts: Buffer,
+    /// `particles.visible`.
+    pub visible: Buffer,
+    /// `particles.draw_args`.
+    pub draw_args: Buffer,
     desc: ParticlePoolDesc,
     sources: Vec<PoolSource>,
     wind: Vec3,
@@ -144,6 +154,15 @@ impl GpuParticles {
         let burst_bytes =
             sources * MAX_BURSTS_PER_SOURCE_FRAME as u64 * std::mem::size_of::<GpuBurst>() as u64;
         let bursts = storage(gpu, "particles.bursts", burst_bytes, MemoryLocation::CpuToGpu)?;
+        let visible = storage(gpu, "particles.visible", cap * INDEX_BYTES, gpu_only)?;
+        let draw_args = gpu.create_buffer(&BufferDesc {
+            name: "particles.draw_args",
+            size: std::mem::size_of::<GpuDrawIndirect>() as u64,
+            usage: vk::BufferUsageFlags::STORAGE_BUFFER
+                | vk::BufferUsageFlags::INDIRECT_BUFFER
+                | vk::BufferUsageFlags::TRANSFER_SRC,
+            location: gpu_only,
+        })?;
         // Highest index on top of the stack, so the first particles take indices 0, 1, 2 ...
         let free: Vec<u32> = (0..desc.capacity).rev().collect();
         gpu.upload(&dead, bytemuck::cast_slice(&free))?;
@@ -156,6 +175,8 @@ impl GpuParticles {
             counters,
             emitters,
             bursts,
+            visible,
+            draw_args,
             desc: *desc,
             sources: Vec::new(),
             wind: Vec3::ZERO,
@@ -272,6 +293,35 @@ impl GpuParticles {
             Ok(())
         })?;
         Ok(plan)
+    }
+
+    /// Records `particles.cull` of the current particles against `planes` (world space, normals
+    /// inside, as [`crate::passes::particle_sim::cull::frustum_planes`] gives): afterwards
+    /// `particles.visible` and `particles.draw_args` hold this frame's billboard list.
+    pub fn record_cull(&self, rec: &mut Recorder<'_>, pass: &ParticleCullPass, planes: &[Vec4; 6]) {
+        let bufs = CullBuffers {
+            pool: &self.pool,
+            alive: &self.alive[self.current],
+            counters: &self.counters,
+            visible: &self.visible,
+            draw_args: &self.draw_args,
+        };
+        pass.record(rec, &bufs, self.current as u32, self.desc.capacity, planes);
+    }
+
+    /// Reads the draw arguments back (tests; it waits for the GPU).
+    pub fn read_draw_args(&self, gpu: &mut Gpu) -> Result<GpuDrawIndirect> {
+        let bytes = gpu.read_buffer(&self.draw_args)?;
+        Ok(bytemuck::pod_read_unaligned(&bytes[..std::mem::size_of::<GpuDrawIndirect>()]))
+    }
+
+    /// Reads the visible list back: pool indices of the particles that passed the cull (tests).
+    pub fn read_visible(&self, gpu: &mut Gpu) -> Result<Vec<u32>> {
+        let n = self.read_draw_args(gpu)?.instance_count as usize;
+        let bytes = gpu.read_buffer(&self.visible)?;
+        let mut list: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes);
+        list.truncate(n);
+        Ok(list)
     }
 
     /// Reads the counters back (tests and statistics; it waits for the GPU).

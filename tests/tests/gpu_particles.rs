@@ -2,17 +2,19 @@
 //! (`particles::sim::Simulation`, no budget) on lavapipe under validation: the exact live count every
 //! frame, and every particle matched by (source, serial) within stated tolerances, since both
 //! sides draw the same counter-based random numbers. Each feature also gets an analytic check that
-//! does not rely on the reference. Counts and frames are small to keep the file fast.
+//! does not rely on the reference; the frustum cull is checked against its CPU twin. Counts and
+//! frames are small to keep the file fast.
 
 use std::collections::HashMap;
 
-use glam::{Quat, Vec2, Vec3, Vec4};
+use glam::{Mat4, Quat, Vec2, Vec3, Vec4};
 use particles::sim::{Particle, SimConfig, Simulation, SourceDesc, SourceId};
 use particles::types::pattern;
 use particles::{PartFlags, PartSysData, SysFlags};
 use pf_tests::gpu_test;
 use render::gpu_types::GpuParticle;
 use render::particles_gpu::{GpuParticles, ParticlePoolDesc, MAX_CAPACITY};
+use render::passes::particle_sim::cull::{frustum_planes, sphere_visible, ParticleCullPass};
 use render::passes::particle_sim::ParticleSimPasses;
 use render::Gpu;
 
@@ -464,6 +466,58 @@ fn a_full_pool_refuses_candidates_without_corrupting_its_lists() {
         // 70 candidates in the first frame alone against 64 slots.
         assert!(c.refused >= 6, "refused only {}", c.refused);
         assert!(c.died > 0, "nothing died, so the dead list was never refilled");
+        Ok(())
+    });
+}
+
+#[test]
+fn the_cull_lists_exactly_the_particles_whose_billboards_touch_the_frustum() {
+    gpu_test(|gpu| {
+        let desc = ParticlePoolDesc { capacity: CAPACITY, max_sources: 1, seed: SEED };
+        let mut pool = GpuParticles::new(gpu, &desc)?;
+        let passes = ParticleSimPasses::new(gpu)?;
+        let cull = ParticleCullPass::new(gpu)?;
+        let centre = Vec3::new(50.0, 50.0, 20.0);
+        pool.add_source(source(system(pattern::EXPLODE, 0.05, 40, 3.0), centre))?;
+        // A narrow camera aimed past the cloud's edge, so the frustum cuts through it.
+        let eye = centre + Vec3::new(0.0, -8.0, 0.0);
+        let view = Mat4::look_at_rh(eye, centre + Vec3::new(2.2, 0.0, 0.0), Vec3::Z);
+        let planes = frustum_planes(Mat4::perspective_rh(0.3, 1.0, 0.1, 100.0) * view);
+        for frame in 0..12 {
+            let plan = pool.prepare(DT);
+            gpu.submit(|rec| {
+                pool.record(rec, &passes);
+                pool.record_cull(rec, &cull, &planes);
+                Ok(())
+            })?;
+            assert!(plan.candidates > 0 || frame > 0);
+        }
+        let indices = pool.read_live_indices(gpu)?;
+        let particles = pool.read_live(gpu)?;
+        let args = pool.read_draw_args(gpu)?;
+        assert_eq!((args.vertex_count, args.first_vertex, args.first_instance), (6, 0, 0));
+        let got: std::collections::HashSet<u32> = pool.read_visible(gpu)?.into_iter().collect();
+        assert_eq!(got.len(), args.instance_count as usize, "an index was listed twice");
+        let (mut inside, mut outside) = (0, 0);
+        for (idx, p) in indices.iter().zip(&particles) {
+            let c = Vec3::new(p.pos_age[0], p.pos_age[1], p.pos_age[2]);
+            let r = 0.5 * Vec2::new(p.scale[0], p.scale[1]).length();
+            // Skip spheres within rounding distance of a plane: either answer is right there.
+            if planes.iter().any(|pl| (pl.truncate().dot(c) + pl.w + r).abs() < 1e-4) {
+                continue;
+            }
+            let expected = sphere_visible(&planes, c, r);
+            assert_eq!(got.contains(idx), expected, "particle at {c}");
+            if expected {
+                inside += 1;
+            } else {
+                outside += 1;
+            }
+        }
+        assert!(
+            inside > 10 && outside > 10,
+            "the frustum does not cut the cloud: {inside} in, {outside} out"
+        );
         Ok(())
     });
 }

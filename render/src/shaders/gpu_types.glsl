@@ -132,4 +132,23 @@ struct ParticleSimPush {
     uvec4 seed;                // x seed low, y seed high
 };
 
+// VkDrawIndirectCommand (particles.draw_args).
+struct GpuDrawIndirect {
+    uint vertex_count;
+    uint instance_count;
+    uint first_vertex;
+    uint first_instance;
+};
+
+// Push constants of particles.cull.
+struct ParticleCullPush {
+    vec4 plane0;               // world-space frustum planes (left, right, bottom, top, near,
+    vec4 plane1;               // far), normals inside: a sphere is visible where
+    vec4 plane2;               // dot(n, p) + w >= -r for all six
+    vec4 plane3;
+    vec4 plane4;
+    vec4 plane5;
+    uvec4 counts;              // x alive list, y mode (0 reset, 1 cull), z capacity
+};
+
 #endif

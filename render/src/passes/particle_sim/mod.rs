@@ -1,10 +1,13 @@
 //! `particles.emit` and `particles.update`: the GPU particle simulation (see the shaders'
 //! headers for the algorithms; the CPU twin is `particles::sim`, the per-source scheduling is
-//! `particles::gpu`). The pool and its per-frame CPU glue live in [`crate::particles_gpu`].
+//! `particles::gpu`), and [`cull`] (`particles.cull`), the frustum-culled indirect draw list for
+//! the billboards. The pool and its per-frame CPU glue live in [`crate::particles_gpu`].
 //!
 //! Both passes dispatch over a bound known on the CPU (this frame's candidates, the pool's
 //! capacity) and read the real counts from `particles.counters`; an indirect dispatch of the
 //! update would skip idle groups at large capacities (it needs a `Recorder::dispatch_indirect`).
+
+pub mod cull;
 
 use crate::error::Result;
 use crate::gpu_types::ParticleSimPush;
