@@ -21,13 +21,14 @@
 //!
 //! Capacity: the viewer's cap is `min(RenderMaxPartCount, 8192)` ([`ParticlePoolDesc::viewer`]);
 //! stress tests may use much larger pools (e.g. 1,000,000: 96 MB of particles plus 12 MB of lists;
-//! at most [`MAX_CAPACITY`]). A candidate
-//! that finds the pool full is refused (counted in `refused`); `alive + dead == capacity` always.
+//! at most [`MAX_CAPACITY`]). A candidate that finds the pool full is refused (counted in
+//! `refused`); `alive + dead == capacity` always.
 //!
 //! Not in this version: the global burst share and distance throttling (the reference applies them
-//! only with a budget or a camera), ribbon linking (ribbons stay with the CPU reference), frustum
-//! the billboards themselves (the other half of issue 9). Source slots are never reused: a removed
-//! source stops bursting, and its slot keeps its last position for the particles it left behind.
+//! only with a budget or a camera), ribbon linking (ribbons stay with the CPU reference), the
+//! billboards themselves (the other half of issue 9). Source slots are never reused: a removed
+//! source stops bursting, and its slot keeps its last position for the particles it left behind;
+//! a pool holds at most `max_sources` sources over its lifetime.
 
 use ash::vk;
 use glam::{Quat, Vec3, Vec4};
