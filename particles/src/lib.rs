@@ -5,11 +5,13 @@
 //! - [`json`]: the JSON form of a descriptor (CLI `psys decode|encode`, LSL import).
 //! - [`lsl`]: import of `llParticleSystem` / `llLinkParticleSystem` calls from creator scripts.
 //! - [`sim`]: the deterministic CPU reference simulation (the oracle for the GPU path).
+//! - [`gpu`]: per-source burst scheduling for the GPU simulation (no Vulkan).
 //!
 //! Facts and source lines: `../shared/reference/sl-particles.md`.
 #![forbid(unsafe_code)]
 
 pub mod codec;
+pub mod gpu;
 pub mod json;
 pub mod lsl;
 pub mod sim;

@@ -223,6 +223,137 @@ gpu_struct! {
     }
 }
 
+gpu_struct! {
+    size = 96;
+    /// One particle of the GPU pool (`particles.pool`); template constants stay in its emitter.
+    pub struct GpuParticle {
+        /// Position (m, region); w = age (s).
+        pub pos_age: [f32; 4],
+        /// Velocity (m/s); w = lifetime (s).
+        pub vel_max_age: [f32; 4],
+        /// FOLLOW_SRC offset from the source (m); w = glow (quantised to 1/255).
+        pub offset_glow: [f32; 4],
+        /// Current colour, RGBA 0..1.
+        pub color: [f32; 4],
+        /// Current size (m): x width, y height; zw unused.
+        pub scale: [f32; 4],
+        /// x source id (emitter slot), y emission serial, z particle flags, w blend (src | dst << 8).
+        pub ids: [u32; 4],
+    }
+}
+
+gpu_struct! {
+    size = 128;
+    /// Per-source constants of the GPU simulation (`particles.emitters`, indexed by source id).
+    pub struct GpuEmitter {
+        /// Source position (m); w = minimum burst speed (m/s).
+        pub position_speed_min: [f32; 4],
+        /// Target position (m, the source when there is none); w = maximum burst speed (m/s).
+        pub target_speed_max: [f32; 4],
+        /// Particle acceleration (m/s^2); w = particle lifetime (s).
+        pub accel_max_age: [f32; 4],
+        /// Template start colour.
+        pub start_color: [f32; 4],
+        /// Template end colour.
+        pub end_color: [f32; 4],
+        /// Start size xy, end size zw (m).
+        pub scales: [f32; 4],
+        /// x inner angle, y outer angle (rad), z start glow, w end glow.
+        pub angles_glow: [f32; 4],
+        /// x pattern kind (0 drop, 1 explode, 2 angle, 3 cone), y particle flags (HUD included),
+        /// z system flags, w blend (src | dst << 8).
+        pub params: [u32; 4],
+    }
+}
+
+gpu_struct! {
+    size = 48;
+    /// One burst of this frame (`particles.bursts`): candidates `first..first + count`.
+    pub struct GpuBurst {
+        /// The combined rotation `R * Q` (omega rotation after the object rotation), xyzw.
+        pub rotation: [f32; 4],
+        /// x source id, y first serial, z candidate count, w index of its first candidate.
+        pub ids: [u32; 4],
+        /// x radius of the burst's first candidate (m), y of the others (m), zw unused.
+        pub radius: [f32; 4],
+    }
+}
+
+gpu_struct! {
+    size = 32;
+    /// Atomic counters of the GPU simulation (`particles.counters`); the last four are totals
+    /// since the pool was created.
+    pub struct GpuParticleCounters {
+        /// Entries in alive list 0.
+        pub alive0: u32,
+        /// Entries in alive list 1.
+        pub alive1: u32,
+        /// Entries in the dead list.
+        pub dead: u32,
+        /// Particles created.
+        pub emitted: u32,
+        /// Candidates refused because the pool was full.
+        pub refused: u32,
+        /// Candidates or particles discarded for a position beyond 1e6 m or non-finite.
+        pub discarded: u32,
+        /// Particles that died of age.
+        pub died: u32,
+        /// Padding to 32 bytes.
+        pub pad0: u32,
+    }
+}
+
+gpu_struct! {
+    size = 48;
+    /// Push constants of `particles.emit` and `particles.update`.
+    pub struct ParticleSimPush {
+        /// x current alive list (0/1), y candidates this frame, z bursts this frame, w capacity.
+        pub counts: [u32; 4],
+        /// Region wind (m/s); w = the clamped step (s).
+        pub wind_dt: [f32; 4],
+        /// x seed low word, y seed high word, zw unused.
+        pub seed: [u32; 4],
+    }
+}
+
+gpu_struct! {
+    size = 16;
+    /// `VkDrawIndirectCommand` (`particles.draw_args`): one billboard instance per visible particle.
+    pub struct GpuDrawIndirect {
+        /// Vertices per instance (6: two triangles).
+        pub vertex_count: u32,
+        /// Visible particles.
+        pub instance_count: u32,
+        /// First vertex (0).
+        pub first_vertex: u32,
+        /// First instance (0).
+        pub first_instance: u32,
+    }
+}
+
+gpu_struct! {
+    size = 112;
+    /// Push constants of `particles.cull`.
+    pub struct ParticleCullPush {
+        /// Frustum plane 0 (world space, normal inside: a sphere is visible where
+        /// `dot(n, p) + w >= -r` for every plane); planes 0..5 are left, right, bottom, top,
+        /// near, far.
+        pub plane0: [f32; 4],
+        /// Frustum plane 1.
+        pub plane1: [f32; 4],
+        /// Frustum plane 2.
+        pub plane2: [f32; 4],
+        /// Frustum plane 3.
+        pub plane3: [f32; 4],
+        /// Frustum plane 4.
+        pub plane4: [f32; 4],
+        /// Frustum plane 5.
+        pub plane5: [f32; 4],
+        /// x alive list to read (0/1), y mode (0 reset, 1 cull), z capacity, w unused.
+        pub counts: [u32; 4],
+    }
+}
+
 /// Every mirrored struct, for the mirror test: (name, fields, size).
 pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
     fn entry<T: GpuStruct>() -> (&'static str, &'static [GpuField], usize) {
@@ -238,6 +369,13 @@ pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
         entry::<TonemapPush>(),
         entry::<FogUniform>(),
         entry::<GpuFogVolume>(),
+        entry::<GpuParticle>(),
+        entry::<GpuEmitter>(),
+        entry::<GpuBurst>(),
+        entry::<GpuParticleCounters>(),
+        entry::<ParticleSimPush>(),
+        entry::<GpuDrawIndirect>(),
+        entry::<ParticleCullPush>(),
     ]
 }
 

@@ -5,5 +5,6 @@ pub mod fog_apply;
 pub mod froxel_inject;
 pub mod froxel_integrate;
 pub mod opaque;
+pub mod particle_sim;
 pub mod shadow;
 pub mod tonemap;

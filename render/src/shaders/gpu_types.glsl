@@ -84,4 +84,71 @@ struct GpuFogVolume {
     vec4 albedo;               // rgb; w unused
 };
 
+// One particle of the GPU pool (particles.pool); template constants stay in its emitter.
+struct GpuParticle {
+    vec4 pos_age;              // xyz position (m); w age (s)
+    vec4 vel_max_age;          // xyz velocity (m/s); w lifetime (s)
+    vec4 offset_glow;          // xyz FOLLOW_SRC offset (m); w glow (1/255 steps)
+    vec4 color;                // RGBA 0..1
+    vec4 scale;                // xy size (m); zw unused
+    uvec4 ids;                 // x source id, y serial, z particle flags, w blend (src | dst << 8)
+};
+
+// Per-source constants of the GPU simulation (particles.emitters, indexed by source id).
+struct GpuEmitter {
+    vec4 position_speed_min;   // xyz source position (m); w min burst speed (m/s)
+    vec4 target_speed_max;     // xyz target (m); w max burst speed (m/s)
+    vec4 accel_max_age;        // xyz acceleration (m/s^2); w particle lifetime (s)
+    vec4 start_color;          // template start colour
+    vec4 end_color;            // template end colour
+    vec4 scales;               // xy start size, zw end size (m)
+    vec4 angles_glow;          // x inner, y outer angle (rad); z start glow, w end glow
+    uvec4 params;              // x pattern kind, y particle flags, z system flags, w blend
+};
+
+// One burst of this frame (particles.bursts).
+struct GpuBurst {
+    vec4 rotation;             // quaternion R * Q (xyzw)
+    uvec4 ids;                 // x source id, y first serial, z count, w first candidate index
+    vec4 radius;               // x radius of the first candidate, y of the others (m)
+};
+
+// Atomic counters (particles.counters); emitted..died are totals since creation.
+struct GpuParticleCounters {
+    uint alive0;
+    uint alive1;
+    uint dead;
+    uint emitted;
+    uint refused;
+    uint discarded;
+    uint died;
+    uint pad0;
+};
+
+// Push constants of particles.emit / particles.update.
+struct ParticleSimPush {
+    uvec4 counts;              // x current alive list, y candidates, z bursts, w capacity
+    vec4 wind_dt;              // xyz wind (m/s); w step (s)
+    uvec4 seed;                // x seed low, y seed high
+};
+
+// VkDrawIndirectCommand (particles.draw_args).
+struct GpuDrawIndirect {
+    uint vertex_count;
+    uint instance_count;
+    uint first_vertex;
+    uint first_instance;
+};
+
+// Push constants of particles.cull.
+struct ParticleCullPush {
+    vec4 plane0;               // world-space frustum planes (left, right, bottom, top, near,
+    vec4 plane1;               // far), normals inside: a sphere is visible where
+    vec4 plane2;               // dot(n, p) + w >= -r for all six
+    vec4 plane3;
+    vec4 plane4;
+    vec4 plane5;
+    uvec4 counts;              // x alive list, y mode (0 reset, 1 cull), z capacity
+};
+
 #endif

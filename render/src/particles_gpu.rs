@@ -1,0 +1,449 @@
+//! The GPU-resident particle pool and its per-frame CPU glue (issue 9, simulation half).
+//!
+//! Buffers (each named as below, STYLE.md practice 4):
+//! - `particles.pool`: `capacity` [`GpuParticle`]s;
+//! - `particles.dead`: the free indices (a stack; its depth is `counters.dead`);
+//! - `particles.alive0` / `particles.alive1`: ping-pong alive lists; a frame's particles are in
+//!   one, emission appends to it, the update writes the survivors into the other;
+//! - `particles.counters`: [`GpuParticleCounters`] (alive counts, dead count, totals);
+//! - `particles.emitters`: one [`GpuEmitter`] per source (indexed by source id), rewritten every
+//!   frame (positions move);
+//! - `particles.bursts`: this frame's [`GpuBurst`]s;
+//! - `particles.visible` / `particles.draw_args`: the frustum-culled pool indices and their
+//!   `VkDrawIndirectCommand` (one 6-vertex instance per visible particle), written by
+//!   `particles.cull` ([`GpuParticles::record_cull`]) for the billboards.
+//!
+//! Per frame the CPU works per source only ([`GpuParticles::prepare`]): the burst clock
+//! ([`particles::gpu::SourceClock`], the reference's timing rules) and one emitter block; the GPU
+//! then emits and updates every particle ([`crate::passes::particle_sim`]). Random draws come from
+//! the same counter-based streams as the CPU reference ([`particles::sim::rng`]), so source ids and
+//! serials match the reference draw for draw.
+//!
+//! Capacity: the viewer's cap is `min(RenderMaxPartCount, 8192)` ([`ParticlePoolDesc::viewer`]);
+//! stress tests may use much larger pools (e.g. 1,000,000: 96 MB of particles plus 12 MB of lists;
+//! at most [`MAX_CAPACITY`]). A candidate that finds the pool full is refused (counted in
+//! `refused`); `alive + dead == capacity` always.
+//!
+//! Not in this version: the global burst share and distance throttling (the reference applies them
+//! only with a budget or a camera), ribbon linking (ribbons stay with the CPU reference), the
+//! billboards themselves (the other half of issue 9). Source slots are never reused: a removed
+//! source stops bursting, and its slot keeps its last position for the particles it left behind;
+//! a pool holds at most `max_sources` sources over its lifetime.
+
+use ash::vk;
+use glam::{Quat, Vec3, Vec4};
+use particles::gpu::{step_dt, Burst, SourceClock, MAX_BURSTS_PER_SOURCE_FRAME};
+use particles::sim::{SourceDesc, SourceId, HARD_MAX_PARTICLES};
+use particles::{PartSysData, PatternKind};
+
+use crate::error::{RenderError, Result};
+use crate::gpu_types::{
+    GpuBurst, GpuDrawIndirect, GpuEmitter, GpuParticle, GpuParticleCounters, ParticleSimPush,
+};
+use crate::passes::particle_sim::cull::{CullBuffers, ParticleCullPass};
+use crate::passes::particle_sim::{ParticleSimPasses, SimBuffers};
+use crate::vk::context::Gpu;
+use crate::vk::recorder::Recorder;
+use crate::vk::resource::{Buffer, BufferDesc, MemoryLocation};
+
+/// Sources a pool holds by default.
+pub const DEFAULT_MAX_SOURCES: u32 = 256;
+/// Bytes per `u32` list entry.
+const INDEX_BYTES: u64 = 4;
+/// Largest pool: `particles.update` runs one 64-thread group per 64 slots, and Vulkan guarantees
+/// only 65,535 groups per dispatch dimension.
+pub const MAX_CAPACITY: u32 = 65_535 * 64;
+
+/// What pool to create.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParticlePoolDesc {
+    /// Particles the pool holds (non-zero).
+    pub capacity: u32,
+    /// Sources it can hold over its lifetime (slots are not reused).
+    pub max_sources: u32,
+    /// Seed of every random draw (the reference's `SimConfig::seed`).
+    pub seed: u64,
+}
+
+impl ParticlePoolDesc {
+    /// The viewer's pool: `min(RenderMaxPartCount, 8192)` particles, the default source count,
+    /// seed 0; `None` when the setting is 0 or negative (the viewer then shows no particles).
+    pub fn viewer(max_part_count: i32) -> Option<Self> {
+        let capacity = u32::try_from(max_part_count).ok().filter(|&n| n > 0)?.min(HARD_MAX_PARTICLES);
+        Some(ParticlePoolDesc { capacity, max_sources: DEFAULT_MAX_SOURCES, seed: 0 })
+    }
+}
+
+/// What [`GpuParticles::prepare`] scheduled for the frame.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FramePlan {
+    /// The clamped step, seconds.
+    pub dt: f32,
+    /// Bursts this frame.
+    pub bursts: u32,
+    /// Emission candidates this frame.
+    pub candidates: u32,
+}
+
+/// One source as the pool keeps it.
+#[derive(Clone, Copy, Debug)]
+struct PoolSource {
+    desc: SourceDesc,
+    clock: SourceClock,
+}
+
+/// The GPU particle pool, its buffers and the per-source CPU state.
+pub struct GpuParticles {
+    /// `particles.pool`.
+    pub pool: Buffer,
+    /// `particles.dead`.
+    pub dead: Buffer,
+    /// `particles.alive0` and `particles.alive1`.
+    pub alive: [Buffer; 2],
+    /// `particles.counters`.
+    pub counters: Buffer,
+    /// `particles.emitters`.
+    pub emitters: Buffer,
+    /// `particles.bursts`.
+    pub bursts: Buffer,
+    /// `particles.visible`.
+    pub visible: Buffer,
+    /// `particles.draw_args`.
+    pub draw_args: Buffer,
+    desc: ParticlePoolDesc,
+    sources: Vec<PoolSource>,
+    wind: Vec3,
+    /// The alive list holding the current particles.
+    current: usize,
+    plan: FramePlan,
+    scratch: Vec<Burst>,
+}
+
+fn storage(gpu: &Gpu, name: &str, size: u64, location: MemoryLocation) -> Result<Buffer> {
+    gpu.create_buffer(&BufferDesc {
+        name,
+        size,
+        usage: vk::BufferUsageFlags::STORAGE_BUFFER
+            | vk::BufferUsageFlags::TRANSFER_SRC
+            | vk::BufferUsageFlags::TRANSFER_DST,
+        location,
+    })
+}
+
+impl GpuParticles {
+    /// Creates the buffers: every index free, both alive lists empty.
+    pub fn new(gpu: &mut Gpu, desc: &ParticlePoolDesc) -> Result<Self> {
+        if desc.capacity == 0 || desc.capacity > MAX_CAPACITY || desc.max_sources == 0 {
+            return Err(RenderError::Unsupported(format!(
+                "particle pool {desc:?}: capacity must be 1..={MAX_CAPACITY} and max_sources non-zero"
+            )));
+        }
+        let cap = u64::from(desc.capacity);
+        let particle_bytes = std::mem::size_of::<GpuParticle>() as u64;
+        let gpu_only = MemoryLocation::GpuOnly;
+        let pool = storage(gpu, "particles.pool", cap * particle_bytes, gpu_only)?;
+        let dead = storage(gpu, "particles.dead", cap * INDEX_BYTES, gpu_only)?;
+        let alive = [
+            storage(gpu, "particles.alive0", cap * INDEX_BYTES, gpu_only)?,
+            storage(gpu, "particles.alive1", cap * INDEX_BYTES, gpu_only)?,
+        ];
+        let counters_bytes = std::mem::size_of::<GpuParticleCounters>() as u64;
+        let counters = storage(gpu, "particles.counters", counters_bytes, gpu_only)?;
+        let sources = u64::from(desc.max_sources);
+        let emitter_bytes = sources * std::mem::size_of::<GpuEmitter>() as u64;
+        let emitters = storage(gpu, "particles.emitters", emitter_bytes, MemoryLocation::CpuToGpu)?;
+        let burst_bytes =
+            sources * MAX_BURSTS_PER_SOURCE_FRAME as u64 * std::mem::size_of::<GpuBurst>() as u64;
+        let bursts = storage(gpu, "particles.bursts", burst_bytes, MemoryLocation::CpuToGpu)?;
+        let visible = storage(gpu, "particles.visible", cap * INDEX_BYTES, gpu_only)?;
+        let draw_args = gpu.create_buffer(&BufferDesc {
+            name: "particles.draw_args",
+            size: std::mem::size_of::<GpuDrawIndirect>() as u64,
+            usage: vk::BufferUsageFlags::STORAGE_BUFFER
+                | vk::BufferUsageFlags::INDIRECT_BUFFER
+                | vk::BufferUsageFlags::TRANSFER_SRC,
+            location: gpu_only,
+        })?;
+        // Highest index on top of the stack, so the first particles take indices 0, 1, 2 ...
+        let free: Vec<u32> = (0..desc.capacity).rev().collect();
+        gpu.upload(&dead, bytemuck::cast_slice(&free))?;
+        let empty = GpuParticleCounters { dead: desc.capacity, ..GpuParticleCounters::default() };
+        gpu.upload(&counters, bytemuck::bytes_of(&empty))?;
+        Ok(GpuParticles {
+            pool,
+            dead,
+            alive,
+            counters,
+            emitters,
+            bursts,
+            visible,
+            draw_args,
+            desc: *desc,
+            sources: Vec::new(),
+            wind: Vec3::ZERO,
+            current: 0,
+            plan: FramePlan::default(),
+            scratch: Vec::new(),
+        })
+    }
+
+    /// The pool's description.
+    pub fn desc(&self) -> &ParticlePoolDesc {
+        &self.desc
+    }
+
+    /// Adds a source; ids count up from 0 as in `particles::sim::Simulation`, so the same sources
+    /// added in the same order draw the same random numbers. Fails when `max_sources` are used.
+    pub fn add_source(&mut self, desc: SourceDesc) -> Result<SourceId> {
+        if self.sources.len() >= self.desc.max_sources as usize {
+            return Err(RenderError::Unsupported(format!(
+                "particle pool full: {} sources already added",
+                self.desc.max_sources
+            )));
+        }
+        let mut desc = desc;
+        desc.sys.burst_rate = desc.sys.burst_rate.max(particles::sim::MIN_BURST_RATE_S);
+        let id = SourceId(self.sources.len() as u32);
+        self.sources.push(PoolSource { clock: SourceClock::new(&desc.sys), desc });
+        Ok(id)
+    }
+
+    /// Moves a source's object. Returns false for an unknown id.
+    pub fn set_source_transform(&mut self, id: SourceId, position: Vec3, rotation: Quat) -> bool {
+        self.source_mut(id).map(|s| (s.desc.position, s.desc.rotation) = (position, rotation)).is_some()
+    }
+
+    /// Sets (or clears) a source's target position. Returns false for an unknown id.
+    pub fn set_target_position(&mut self, id: SourceId, target: Option<Vec3>) -> bool {
+        self.source_mut(id).map(|s| s.desc.target_position = target).is_some()
+    }
+
+    /// Stops a source's bursts; its particles live out their lives. Returns false for an unknown id.
+    pub fn remove_source(&mut self, id: SourceId) -> bool {
+        self.source_mut(id).map(|s| s.clock.emitting = false).is_some()
+    }
+
+    /// Sets the region wind, m/s.
+    pub fn set_wind(&mut self, wind: Vec3) {
+        self.wind = wind;
+    }
+
+    fn source_mut(&mut self, id: SourceId) -> Option<&mut PoolSource> {
+        self.sources.get_mut(id.0 as usize)
+    }
+
+    /// CPU work of one frame: advances every source's burst clock by the clamped step and writes
+    /// this frame's emitters and bursts. Call once per frame, before [`GpuParticles::record`].
+    pub fn prepare(&mut self, frame_dt: f32) -> FramePlan {
+        let dt = step_dt(frame_dt);
+        let mut emitters = Vec::with_capacity(self.sources.len());
+        let mut bursts = Vec::new();
+        let mut candidates = 0u32;
+        for (id, src) in self.sources.iter_mut().enumerate() {
+            self.scratch.clear();
+            src.clock.step(&src.desc.sys, dt, &mut self.scratch);
+            let rotation = src.desc.rotation;
+            for b in &self.scratch {
+                bursts.push(gpu_burst(id as u32, b, rotation, candidates));
+                candidates += b.count;
+            }
+            emitters.push(gpu_emitter(&src.desc));
+        }
+        if bursts.len() > self.desc.max_sources as usize * MAX_BURSTS_PER_SOURCE_FRAME {
+            crate::error::bug("particles: more bursts than MAX_BURSTS_PER_SOURCE_FRAME allows");
+        }
+        if !emitters.is_empty() {
+            self.emitters.write(0, bytemuck::cast_slice(&emitters));
+        }
+        if !bursts.is_empty() {
+            self.bursts.write(0, bytemuck::cast_slice(&bursts));
+        }
+        self.plan = FramePlan { dt, bursts: bursts.len() as u32, candidates };
+        self.plan
+    }
+
+    /// Records the frame [`GpuParticles::prepare`] scheduled (`particles.emit`, then
+    /// `particles.update`) and swaps the alive lists. The submission must complete before the next
+    /// `prepare` (as `Gpu::submit` guarantees).
+    pub fn record(&mut self, rec: &mut Recorder<'_>, passes: &ParticleSimPasses) {
+        let (seed_lo, seed_hi) = particles::sim::rng::split_seed(self.desc.seed);
+        let push = ParticleSimPush {
+            counts: [self.current as u32, self.plan.candidates, self.plan.bursts, self.desc.capacity],
+            wind_dt: [self.wind.x, self.wind.y, self.wind.z, self.plan.dt],
+            seed: [seed_lo, seed_hi, 0, 0],
+        };
+        let bufs = SimBuffers {
+            pool: &self.pool,
+            dead: &self.dead,
+            alive_in: &self.alive[self.current],
+            alive_out: &self.alive[1 - self.current],
+            counters: &self.counters,
+            emitters: &self.emitters,
+            bursts: &self.bursts,
+        };
+        passes.record(rec, &bufs, &push);
+        self.current = 1 - self.current;
+        self.plan = FramePlan::default();
+    }
+
+    /// One whole frame in its own submission: [`GpuParticles::prepare`], record, submit, wait.
+    pub fn step(&mut self, gpu: &mut Gpu, passes: &ParticleSimPasses, frame_dt: f32) -> Result<FramePlan> {
+        let plan = self.prepare(frame_dt);
+        gpu.submit(|rec| {
+            self.record(rec, passes);
+            Ok(())
+        })?;
+        Ok(plan)
+    }
+
+    /// Records `particles.cull` of the current particles against `planes` (world space, normals
+    /// inside, as [`crate::passes::particle_sim::cull::frustum_planes`] gives): afterwards
+    /// `particles.visible` and `particles.draw_args` hold this frame's billboard list.
+    pub fn record_cull(&self, rec: &mut Recorder<'_>, pass: &ParticleCullPass, planes: &[Vec4; 6]) {
+        let bufs = CullBuffers {
+            pool: &self.pool,
+            alive: &self.alive[self.current],
+            counters: &self.counters,
+            visible: &self.visible,
+            draw_args: &self.draw_args,
+        };
+        pass.record(rec, &bufs, self.current as u32, self.desc.capacity, planes);
+    }
+
+    /// Reads the draw arguments back (tests; it waits for the GPU).
+    pub fn read_draw_args(&self, gpu: &mut Gpu) -> Result<GpuDrawIndirect> {
+        let bytes = gpu.read_buffer(&self.draw_args)?;
+        Ok(bytemuck::pod_read_unaligned(&bytes[..std::mem::size_of::<GpuDrawIndirect>()]))
+    }
+
+    /// Reads the visible list back: pool indices of the particles that passed the cull (tests).
+    pub fn read_visible(&self, gpu: &mut Gpu) -> Result<Vec<u32>> {
+        let n = self.read_draw_args(gpu)?.instance_count as usize;
+        let bytes = gpu.read_buffer(&self.visible)?;
+        let mut list: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes);
+        list.truncate(n);
+        Ok(list)
+    }
+
+    /// Reads the counters back (tests and statistics; it waits for the GPU).
+    pub fn read_counters(&self, gpu: &mut Gpu) -> Result<GpuParticleCounters> {
+        let bytes = gpu.read_buffer(&self.counters)?;
+        Ok(bytemuck::pod_read_unaligned(&bytes[..std::mem::size_of::<GpuParticleCounters>()]))
+    }
+
+    /// Number of live particles (tests and statistics; it waits for the GPU).
+    pub fn read_live_count(&self, gpu: &mut Gpu) -> Result<u32> {
+        let c = self.read_counters(gpu)?;
+        Ok(if self.current == 0 { c.alive0 } else { c.alive1 })
+    }
+
+    /// Reads the current alive list back: the pool indices of every live particle (tests).
+    pub fn read_live_indices(&self, gpu: &mut Gpu) -> Result<Vec<u32>> {
+        let n = self.read_live_count(gpu)? as usize;
+        let bytes = gpu.read_buffer(&self.alive[self.current])?;
+        let mut list: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes);
+        list.truncate(n);
+        Ok(list)
+    }
+
+    /// Reads every live particle back (tests; it waits for the GPU), in alive-list order.
+    pub fn read_live(&self, gpu: &mut Gpu) -> Result<Vec<GpuParticle>> {
+        let list = self.read_live_indices(gpu)?;
+        let pool_bytes = gpu.read_buffer(&self.pool)?;
+        let pool: Vec<GpuParticle> = bytemuck::pod_collect_to_vec(&pool_bytes);
+        Ok(list.iter().filter_map(|&i| pool.get(i as usize).copied()).collect())
+    }
+
+    /// Reads the free-index stack back (tests; it waits for the GPU).
+    pub fn read_dead(&self, gpu: &mut Gpu) -> Result<Vec<u32>> {
+        let counters = self.read_counters(gpu)?;
+        let bytes = gpu.read_buffer(&self.dead)?;
+        let mut list: Vec<u32> = bytemuck::pod_collect_to_vec(&bytes);
+        list.truncate(counters.dead as usize);
+        Ok(list)
+    }
+
+    /// The alive list that holds the current particles (0 or 1).
+    pub fn current_list(&self) -> usize {
+        self.current
+    }
+}
+
+/// The pattern kind as the shader's code: 0 drop, 1 explode, 2 angle, 3 cone.
+fn pattern_code(sys: &PartSysData) -> u32 {
+    match sys.pattern_kind() {
+        PatternKind::Drop => 0,
+        PatternKind::Explode => 1,
+        PatternKind::Angle => 2,
+        PatternKind::AngleCone => 3,
+    }
+}
+
+/// One source's constants for this frame.
+fn gpu_emitter(d: &SourceDesc) -> GpuEmitter {
+    let sys = &d.sys;
+    let part = &sys.part;
+    let target = d.target_position.unwrap_or(d.position);
+    let mut flags = part.flags.0;
+    if d.hud {
+        flags |= particles::PartFlags::HUD;
+    }
+    let blend = u32::from(part.blend_func_source) | (u32::from(part.blend_func_dest) << 8);
+    GpuEmitter {
+        position_speed_min: d.position.extend(sys.burst_speed_min).to_array(),
+        target_speed_max: target.extend(sys.burst_speed_max).to_array(),
+        accel_max_age: sys.part_accel.extend(part.max_age).to_array(),
+        start_color: part.start_color.to_array(),
+        end_color: part.end_color.to_array(),
+        scales: [part.start_scale.x, part.start_scale.y, part.end_scale.x, part.end_scale.y],
+        angles_glow: [sys.inner_angle, sys.outer_angle, part.start_glow, part.end_glow],
+        params: [pattern_code(sys), flags, sys.flags.0, blend],
+    }
+}
+
+/// One burst's constants: the combined rotation `R * Q` and its candidate range.
+fn gpu_burst(source: u32, b: &Burst, object_rotation: Quat, first_candidate: u32) -> GpuBurst {
+    GpuBurst {
+        rotation: (b.omega_rot * object_rotation).normalize().to_array(),
+        ids: [source, b.serial_base, b.count, first_candidate],
+        radius: [b.first_radius_m, b.radius_m, 0.0, 0.0],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn viewer_capacity_is_the_setting_capped_at_the_hard_limit() {
+        let capacity = |n| ParticlePoolDesc::viewer(n).map(|d| d.capacity);
+        assert_eq!(capacity(4096), Some(4096));
+        assert_eq!(capacity(20_000), Some(HARD_MAX_PARTICLES));
+        assert_eq!(capacity(0), None);
+        assert_eq!(capacity(-5), None);
+    }
+
+    #[test]
+    fn pattern_codes_follow_the_viewer_bit_priority() {
+        use particles::types::pattern;
+        let code = |p: u8| pattern_code(&PartSysData { pattern: p, ..Default::default() });
+        assert_eq!(code(pattern::DROP), 0);
+        assert_eq!(code(pattern::EXPLODE), 1);
+        assert_eq!(code(pattern::ANGLE), 2);
+        assert_eq!(code(pattern::ANGLE_CONE), 3);
+        assert_eq!(code(pattern::EXPLODE | pattern::DROP), 0);
+    }
+
+    #[test]
+    fn bursts_rotate_by_omega_after_the_object() {
+        let q = Quat::from_rotation_x(0.3);
+        let r = Quat::from_rotation_z(0.7);
+        let b = Burst { serial_base: 5, count: 2, omega_rot: r, first_radius_m: 1.0, radius_m: 0.0 };
+        let g = gpu_burst(3, &b, q, 17);
+        let v = Vec3::new(0.2, -0.5, 0.8);
+        let expected = r * (q * v);
+        let got = Quat::from_array(g.rotation) * v;
+        assert!((got - expected).length() < 1e-6);
+        assert_eq!(g.ids, [3, 5, 2, 17]);
+    }
+}
