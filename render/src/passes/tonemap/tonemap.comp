@@ -7,6 +7,9 @@ layout(set = 0, binding = 0, rgba16f) uniform readonly image2D hdr;
 layout(set = 0, binding = 1, rgba8) uniform writeonly image2D ldr;
 layout(push_constant) uniform Push { TonemapPush params; };
 
+// Largest finite half float: radiance beyond it (an overflow to infinity) saturates here.
+const float HALF_MAX = 65504.0;
+
 vec3 aces(vec3 x) {
     const float a = 2.51, b = 0.03, c = 2.43, d = 0.59, e = 0.14;
     return clamp((x * (a * x + b)) / (x * (c * x + d) + e), 0.0, 1.0);
@@ -24,9 +27,10 @@ void main() {
         return;
     }
     vec3 c = imageLoad(hdr, p).rgb * params.exposure;
-    c = max(c, vec3(0.0));
+    // Scrub a NaN from any pass to black rather than showing it; infinite radiance saturates.
     if (any(isnan(c))) {
-        c = vec3(1.0, 0.0, 1.0);  // make a poisoned pixel visible instead of propagating it
+        c = vec3(0.0);
     }
+    c = clamp(c, vec3(0.0), vec3(HALF_MAX));
     imageStore(ldr, p, vec4(srgb_encode(aces(c)), 1.0));
 }
