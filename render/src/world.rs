@@ -305,17 +305,12 @@ fn load_projector_textures(scene: &Scene) -> Result<ProjectorTextures> {
         let path = scene.textures.get(texture).ok_or_else(|| {
             RenderError::Unsupported(format!("projector {} names unknown texture {texture}", light.name))
         })?;
-        let img = image::open(path).map_err(|e| RenderError::Output {
-            path: path.display().to_string(),
-            reason: format!("cannot read projector texture: {e}"),
+        // The texture-stats loader bounds dimensions and file size for untrusted images.
+        let img = assetstats::load_rgba(path).map_err(|e| {
+            RenderError::Unsupported(format!("projector {}: texture {texture}: {e}", light.name))
         })?;
         let size = PROJECTOR_TEXTURE_SIZE;
-        images.push(image::imageops::resize(
-            &img.to_rgba8(),
-            size,
-            size,
-            image::imageops::FilterType::Triangle,
-        ));
+        images.push(image::imageops::resize(&img, size, size, image::imageops::FilterType::Triangle));
         names.push(texture.clone());
     }
     let lookup = move |name: &str| names.iter().position(|n| n == name).map_or(0, |i| i as u32 + 1);
