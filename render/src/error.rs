@@ -36,6 +36,9 @@ pub enum RenderError {
         /// The Vulkan result.
         result: vk::Result,
     },
+    /// An input from outside (a texture a scene names) is missing or unreadable.
+    #[error("{0}")]
+    BadInput(String),
     /// Writing an output file (image, timing table) failed.
     #[error("could not write {path}: {reason}")]
     Output {

@@ -303,11 +303,11 @@ fn load_projector_textures(scene: &Scene) -> Result<ProjectorTextures> {
             continue;
         }
         let path = scene.textures.get(texture).ok_or_else(|| {
-            RenderError::Unsupported(format!("projector {} names unknown texture {texture}", light.name))
+            RenderError::BadInput(format!("projector {} names unknown texture {texture}", light.name))
         })?;
         // The texture-stats loader bounds dimensions and file size for untrusted images.
         let img = assetstats::load_rgba(path).map_err(|e| {
-            RenderError::Unsupported(format!("projector {}: texture {texture}: {e}", light.name))
+            RenderError::BadInput(format!("projector {}: texture {texture}: {e}", light.name))
         })?;
         let size = PROJECTOR_TEXTURE_SIZE;
         images.push(image::imageops::resize(&img, size, size, image::imageops::FilterType::Triangle));
