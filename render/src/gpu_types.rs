@@ -354,6 +354,20 @@ gpu_struct! {
     }
 }
 
+gpu_struct! {
+    size = 48;
+    /// Push constants of `particles.billboards` (and its depth copy).
+    pub struct BillboardPush {
+        /// Camera forward axis (unit, world); w = soft-particle fade distance (m, 0 = off).
+        pub forward_soft: [f32; 4],
+        /// x camera near plane (m), y far plane (m), z 1 when froxel fog is looked up, w unused.
+        pub planes: [f32; 4],
+        /// x blend class drawn (see `billboards::BlendClass`), y 1 = premultiply rgb by alpha,
+        /// z 1 = additive (no fog in-scatter added), w unused.
+        pub blend: [u32; 4],
+    }
+}
+
 /// Every mirrored struct, for the mirror test: (name, fields, size).
 pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
     fn entry<T: GpuStruct>() -> (&'static str, &'static [GpuField], usize) {
@@ -376,6 +390,7 @@ pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
         entry::<ParticleSimPush>(),
         entry::<GpuDrawIndirect>(),
         entry::<ParticleCullPush>(),
+        entry::<BillboardPush>(),
     ]
 }
 

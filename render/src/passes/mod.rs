@@ -1,5 +1,6 @@
 //! One folder per pass, its GLSL beside its Rust.
 
+pub mod billboards;
 pub mod fill;
 pub mod fog_apply;
 pub mod froxel_inject;

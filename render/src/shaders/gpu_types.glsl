@@ -151,4 +151,11 @@ struct ParticleCullPush {
     uvec4 counts;              // x alive list, y mode (0 reset, 1 cull), z capacity
 };
 
+// Push constants of particles.billboards (and its depth copy).
+struct BillboardPush {
+    vec4 forward_soft;         // xyz camera forward; w soft fade distance (m, 0 = off)
+    vec4 planes;               // x near (m), y far (m), z 1 = froxel fog on, w unused
+    uvec4 blend;               // x blend class, y premultiply, z additive, w unused
+};
+
 #endif

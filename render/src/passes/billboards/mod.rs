@@ -1,0 +1,289 @@
+//! `particles.billboards`: the GPU-simulated particles drawn as camera-point-facing billboards in
+//! the alpha pass (sl-particles.md section 6; geometry in `billboards.vert`, shading in
+//! `billboards.frag`), over the visible list and indirect draw of `particles.cull`.
+//!
+//! Before drawing, `particles.billboards.depth_copy` turns the opaque depth into linear view depth
+//! (an R32F image), which the fragment shader samples for the soft-particle fade while the depth
+//! buffer itself stays the pass's depth attachment (test on, write off).
+//!
+//! Blending: the legacy (source, dest) pair is mapped to a [`BlendClass`]; each class used is one
+//! indirect draw of the whole visible list in which the other classes' particles collapse. Normal
+//! alpha (7, 9) draws premultiplied through the "over" pipeline (`rgb*a + dst*(1-a)`, identical to
+//! SRC_ALPHA / ONE_MINUS_SRC_ALPHA), (7, 0) premultiplied through the additive pipeline, (0, 0) and
+//! (0, 9) unpremultiplied through them. Other pairs are drawn as normal alpha for now. Framebuffer
+//! alpha follows the pipeline's factors (ONE, ONE_MINUS_SRC_ALPHA) rather than the viewer's
+//! (ZERO, ONE_MINUS_SRC_ALPHA); nothing downstream reads HDR alpha.
+//!
+//! Not drawn yet: HUD particles, ribbons (drawn as billboards), the glow pass.
+
+use ash::vk;
+
+use crate::error::Result;
+use crate::froxel::FroxelFog;
+use crate::gpu_types::{BillboardPush, FogUniform, GpuDrawIndirect};
+use crate::particle_textures::ParticleTextures;
+use crate::particles_gpu::GpuParticles;
+use crate::passes::opaque::{lighting_binds, DEPTH_FORMAT, HDR_FORMAT};
+use crate::shaders;
+use crate::vk::context::Gpu;
+use crate::vk::graphics::{Attachment, Blend, GraphicsDesc, GraphicsPipeline};
+use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
+use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
+use crate::vk::sampler::Samplers;
+use crate::world::World;
+
+/// The pass name.
+pub const NAME: &str = "particles.billboards";
+/// Soft-particle fade distance, m: a billboard fades out over this depth in front of geometry.
+pub const SOFT_FADE_M: f32 = 0.5;
+/// Workgroup side of the depth copy.
+const TILE: u32 = 8;
+
+/// Lighting 0..5, pool, visible, source layers, textures, fog uniform, integrated fog, depth.
+const BINDINGS: [BindingKind; 13] = [
+    BindingKind::UniformBuffer,
+    BindingKind::StorageBuffer,
+    BindingKind::StorageBuffer,
+    BindingKind::StorageBuffer,
+    BindingKind::SampledImage,
+    BindingKind::SampledImage,
+    BindingKind::StorageBuffer,
+    BindingKind::StorageBuffer,
+    BindingKind::StorageBuffer,
+    BindingKind::SampledImage,
+    BindingKind::UniformBuffer,
+    BindingKind::SampledImage,
+    BindingKind::SampledImage,
+];
+
+/// How a legacy blend pair is drawn (the shader's `blend_class` is its twin).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BlendClass {
+    /// (SOURCE_ALPHA, ONE_MINUS_SOURCE_ALPHA), and every pair not drawn exactly yet.
+    Normal = 0,
+    /// (SOURCE_ALPHA, ONE): additive by alpha.
+    AdditiveAlpha = 1,
+    /// (ONE, ONE): additive.
+    Additive = 2,
+    /// (ONE, ONE_MINUS_SOURCE_ALPHA): premultiplied over.
+    Premultiplied = 3,
+}
+
+impl BlendClass {
+    /// The class of the legacy pair (`source`, `dest`) (sl-particles.md 3.4 enum values).
+    pub fn of(source: u8, dest: u8) -> BlendClass {
+        use particles::types::blend as bf;
+        match (source, dest) {
+            (bf::SOURCE_ALPHA, bf::ONE) => BlendClass::AdditiveAlpha,
+            (bf::ONE, bf::ONE) => BlendClass::Additive,
+            (bf::ONE, bf::ONE_MINUS_SOURCE_ALPHA) => BlendClass::Premultiplied,
+            _ => BlendClass::Normal,
+        }
+    }
+
+    /// (premultiply rgb by alpha, additive pipeline).
+    fn params(self) -> (bool, bool) {
+        match self {
+            BlendClass::Normal => (true, false),
+            BlendClass::AdditiveAlpha => (true, true),
+            BlendClass::Additive => (false, true),
+            BlendClass::Premultiplied => (false, false),
+        }
+    }
+}
+
+/// What one billboard pass draws from and into.
+pub struct BillboardInputs<'r> {
+    /// Frame constants (`FrameUniform`).
+    pub frame: &'r Buffer,
+    /// The world (lighting inputs).
+    pub world: &'r World,
+    /// Samplers.
+    pub samplers: &'r Samplers,
+    /// The particle pool after `particles.cull`.
+    pub particles: &'r GpuParticles,
+    /// The particle textures.
+    pub textures: &'r ParticleTextures,
+    /// The froxel fog, when on.
+    pub fog: Option<&'r FroxelFog>,
+    /// Camera forward axis (unit) and near/far planes (m).
+    pub camera: (glam::Vec3, f32, f32),
+    /// HDR target (blended into).
+    pub hdr: &'r Image,
+    /// Opaque depth (tested, not written).
+    pub depth: &'r Image,
+}
+
+/// The billboard pipelines and their private images.
+pub struct BillboardsPass {
+    over: GraphicsPipeline,
+    additive: GraphicsPipeline,
+    depth_copy: ComputePipeline,
+    linear_depth: Image,
+    no_fog_uniform: Buffer,
+    no_fog_volume: Image,
+}
+
+impl BillboardsPass {
+    /// Creates the pipelines and a `width` x `height` linear-depth image.
+    pub fn new(gpu: &Gpu, width: u32, height: u32) -> Result<Self> {
+        let pipeline = |blend| {
+            gpu.create_graphics_pipeline(&GraphicsDesc {
+                name: NAME,
+                vertex: shaders::PASSES_BILLBOARDS_BILLBOARDS_VERT,
+                fragment: Some(shaders::PASSES_BILLBOARDS_BILLBOARDS_FRAG),
+                bindings: &BINDINGS,
+                push_size: std::mem::size_of::<BillboardPush>() as u32,
+                vertex_layout: None,
+                color_formats: &[HDR_FORMAT],
+                depth_format: Some(DEPTH_FORMAT),
+                depth_test: true,
+                depth_write: false,
+                blend,
+                cull_back: false,
+                depth_bias: false,
+            })
+        };
+        let copy_name = crate::names::resource(NAME, "depth_copy");
+        let copy_kinds = [BindingKind::SampledImage, BindingKind::StorageImage];
+        let image = |name, kind, format, extent, usage| {
+            gpu.create_image(&ImageDesc { name, kind, format, extent, layers: 1, array: false, usage })
+        };
+        use vk::ImageUsageFlags as U;
+        Ok(BillboardsPass {
+            over: pipeline(Blend::PremultipliedOver)?,
+            additive: pipeline(Blend::Additive)?,
+            depth_copy: gpu.create_compute_pipeline(
+                &copy_name,
+                shaders::PASSES_BILLBOARDS_DEPTH_COPY_COMP,
+                &copy_kinds,
+                std::mem::size_of::<BillboardPush>() as u32,
+            )?,
+            linear_depth: image(
+                "particles.billboards.linear_depth",
+                vk::ImageType::TYPE_2D,
+                vk::Format::R32_SFLOAT,
+                vk::Extent3D { width, height, depth: 1 },
+                U::STORAGE | U::SAMPLED,
+            )?,
+            no_fog_uniform: gpu.create_buffer(&BufferDesc {
+                name: "particles.billboards.no_fog",
+                size: std::mem::size_of::<FogUniform>() as u64,
+                usage: vk::BufferUsageFlags::UNIFORM_BUFFER,
+                location: MemoryLocation::CpuToGpu,
+            })?,
+            no_fog_volume: image(
+                "particles.billboards.no_fog_volume",
+                vk::ImageType::TYPE_3D,
+                vk::Format::R8G8B8A8_UNORM,
+                vk::Extent3D { width: 1, height: 1, depth: 1 },
+                U::SAMPLED | U::TRANSFER_DST,
+            )?,
+        })
+    }
+
+    /// Records the depth copy and one indirect draw per class in `classes`.
+    pub fn record(
+        &self,
+        rec: &mut Recorder<'_>,
+        inp: &BillboardInputs<'_>,
+        classes: &[BlendClass],
+    ) -> Result<()> {
+        let (forward, near, far) = inp.camera;
+        let mut push = BillboardPush {
+            forward_soft: forward.extend(SOFT_FADE_M).to_array(),
+            planes: [near, far, if inp.fog.is_some() { 1.0 } else { 0.0 }, 0.0],
+            blend: [0; 4],
+        };
+        self.record_depth_copy(rec, inp.depth, inp.samplers.nearest_clamp, &push);
+        let (fog_uniform, fog_volume) =
+            inp.fog.map_or((&self.no_fog_uniform, &self.no_fog_volume), |f| (&f.uniform, &f.integrated));
+        let world = inp.world;
+        let p = inp.particles;
+        let reads = [
+            Use::Buffer(&world.objects, Access::FragmentRead),
+            Use::Buffer(&world.lights, Access::FragmentRead),
+            Use::Buffer(&world.shadow_views, Access::FragmentRead),
+            Use::Image(&world.shadow_atlas, Access::FragmentRead),
+            Use::Image(&world.projector_tex, Access::FragmentRead),
+            Use::Buffer(&p.pool, Access::VertexRead),
+            Use::Buffer(&p.visible, Access::VertexRead),
+            Use::Buffer(&p.draw_args, Access::IndirectRead),
+            Use::Buffer(&inp.textures.source_layers, Access::VertexRead),
+            Use::Image(&inp.textures.image, Access::FragmentRead),
+            Use::Image(fog_volume, Access::FragmentRead),
+            Use::Image(&self.linear_depth, Access::FragmentRead),
+        ];
+        let color = Attachment { image: inp.hdr, clear: None, layer: None };
+        let depth = Attachment { image: inp.depth, clear: None, layer: None };
+        let ro = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
+        rec.render(NAME, &[color], Some(depth), &reads, |rec| {
+            let [b0, b1, b2, b3, b4, b5] = lighting_binds(inp.frame, world, inp.samplers);
+            let binds = [
+                b0,
+                b1,
+                b2,
+                b3,
+                b4,
+                b5,
+                Bind::Buffer(&p.pool),
+                Bind::Buffer(&p.visible),
+                Bind::Buffer(&inp.textures.source_layers),
+                Bind::Sampled(&inp.textures.image, inp.samplers.linear_clamp, ro),
+                Bind::Buffer(fog_uniform),
+                Bind::Sampled(fog_volume, inp.samplers.linear_clamp, ro),
+                Bind::Sampled(&self.linear_depth, inp.samplers.nearest_clamp, ro),
+            ];
+            for &class in classes {
+                let (premultiply, additive) = class.params();
+                push.blend = [class as u32, u32::from(premultiply), u32::from(additive), 0];
+                let pipe = if additive { &self.additive } else { &self.over };
+                rec.bind_graphics(pipe, &binds, bytemuck::bytes_of(&push));
+                let stride = std::mem::size_of::<GpuDrawIndirect>() as u32;
+                // SAFETY: a graphics pipeline is bound inside a rendering instance; `draw_args` is
+                // alive, has INDIRECT_BUFFER usage and holds one command (declared IndirectRead).
+                unsafe { rec.device().cmd_draw_indirect(rec.cmd, p.draw_args.raw, 0, 1, stride) };
+            }
+        })
+    }
+
+    fn record_depth_copy(
+        &self,
+        rec: &mut Recorder<'_>,
+        depth: &Image,
+        sampler: vk::Sampler,
+        push: &BillboardPush,
+    ) {
+        let name = crate::names::resource(NAME, "depth_copy");
+        let uses =
+            [Use::Image(depth, Access::ComputeSampled), Use::Image(&self.linear_depth, Access::ComputeWrite)];
+        let (w, h) = (self.linear_depth.extent.width, self.linear_depth.extent.height);
+        rec.pass(&name, &uses, |rec| {
+            let binds = [
+                Bind::Sampled(depth, sampler, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL),
+                Bind::StorageImage(&self.linear_depth),
+            ];
+            rec.dispatch(
+                &self.depth_copy,
+                &binds,
+                bytemuck::bytes_of(push),
+                [w.div_ceil(TILE), h.div_ceil(TILE), 1],
+            );
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blend_pairs_map_to_their_classes() {
+        assert_eq!(BlendClass::of(7, 9), BlendClass::Normal);
+        assert_eq!(BlendClass::of(7, 0), BlendClass::AdditiveAlpha);
+        assert_eq!(BlendClass::of(0, 0), BlendClass::Additive);
+        assert_eq!(BlendClass::of(0, 9), BlendClass::Premultiplied);
+        assert_eq!(BlendClass::of(2, 1), BlendClass::Normal, "not drawn exactly yet: normal alpha");
+    }
+}
