@@ -26,6 +26,7 @@ use crate::passes::froxel_integrate::FroxelIntegratePass;
 use crate::passes::opaque::{OpaquePass, DEPTH_FORMAT, HDR_FORMAT};
 use crate::passes::particle_sim::cull::{frustum_planes, ParticleCullPass};
 use crate::passes::particle_sim::ParticleSimPasses;
+use crate::passes::particle_sort::ParticleSortPass;
 use crate::passes::shadow::ShadowPass;
 use crate::passes::tonemap::TonemapPass;
 use crate::scene::Scene;
@@ -186,6 +187,7 @@ impl HostRenderer {
             if let Some(sp) = self.particles.as_mut() {
                 sp.pool.record(rec, &self.sim);
                 sp.pool.record_cull(rec, &self.cull, &planes);
+                sp.sort.record(rec, &sp.pool, view.position, view.forward);
                 let inputs = BillboardInputs {
                     frame: &self.frame_buf,
                     world,
@@ -281,6 +283,8 @@ pub struct SceneParticles {
     pub ids: Vec<SourceId>,
     /// The blend classes used (normal-alpha classes first, then the additive ones).
     pub classes: Vec<BlendClass>,
+    /// The far-to-near sort of the visible list.
+    pub sort: ParticleSortPass,
 }
 
 impl SceneParticles {
@@ -305,7 +309,8 @@ impl SceneParticles {
         classes.sort_by_key(|&c| (matches!(c, BlendClass::Additive | BlendClass::AdditiveAlpha), c));
         classes.dedup();
         let textures = ParticleTextures::for_scene(gpu, scene)?;
-        Ok(SceneParticles { pool, textures, ids, classes })
+        let sort = ParticleSortPass::new(gpu, desc.capacity)?;
+        Ok(SceneParticles { pool, textures, ids, classes, sort })
     }
 }
 

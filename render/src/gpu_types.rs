@@ -368,6 +368,20 @@ gpu_struct! {
     }
 }
 
+gpu_struct! {
+    size = 48;
+    /// Push constants of `particles.sort` (keys, bitonic steps, write-back).
+    pub struct ParticleSortPush {
+        /// Camera position (m, world); w unused.
+        pub camera: [f32; 4],
+        /// Camera forward axis (unit); w unused.
+        pub forward: [f32; 4],
+        /// x mode (0 keys, 1 bitonic step, 2 write back), y step distance j, z block size k,
+        /// w padded length (a power of two).
+        pub params: [u32; 4],
+    }
+}
+
 /// Every mirrored struct, for the mirror test: (name, fields, size).
 pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
     fn entry<T: GpuStruct>() -> (&'static str, &'static [GpuField], usize) {
@@ -391,6 +405,7 @@ pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
         entry::<GpuDrawIndirect>(),
         entry::<ParticleCullPush>(),
         entry::<BillboardPush>(),
+        entry::<ParticleSortPush>(),
     ]
 }
 

@@ -100,6 +100,7 @@ fn wall(y: f32, size: f32, emissive: [f32; 3]) -> String {
 
 /// A source of one still, fullbright particle of colour `rgb`, alpha `alpha`, size `scale` at
 /// `pos`, blended with (`src`, `dst`); `flags` are added to `emissive`.
+#[derive(Clone)]
 struct Still {
     pos: Vec3,
     scale: [f32; 2],
@@ -360,6 +361,26 @@ fn showcase_scenes_render_their_particles_under_validation() {
             assert!(live > 0, "{name}: no live particles");
             let lit = renderer.read_hdr(gpu)?.iter().filter(|p| p[0] + p[1] + p[2] > 0.0).count();
             assert!(lit > 0, "{name}: particles-only frame is black");
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn overlapping_normal_alpha_particles_blend_back_to_front_in_either_emission_order() {
+    // Red (alpha 0.5) 2 m nearer than green (alpha 0.5), over black: back to front gives
+    // red = 0.5, green = 0.5 x 0.5 = 0.25 whichever source emits first; front to back would give
+    // red 0.25, green 0.5.
+    let dir = temp_dir("bb-sort");
+    let near = Still { rgb: [1.0, 0.0, 0.0], alpha: 0.5, ..Still::default() };
+    let far = Still { pos: Vec3::new(0.0, 2.0, 1.0), rgb: [0.0, 1.0, 0.0], alpha: 0.5, ..Still::default() };
+    gpu_test(|gpu| {
+        for parts in [[near.clone(), far.clone()], [far.clone(), near.clone()]] {
+            let toml = scene_with(&dir, &parts, "")?;
+            let shot = shoot(gpu, &toml, &dir, false, 1)?;
+            let px = shot.at(LOOK);
+            assert!((px[0] - 0.5).abs() < RADIANCE_TOL, "front red over the back green: {px:?}");
+            assert!((px[1] - 0.25).abs() < RADIANCE_TOL, "back green behind half-transparent red: {px:?}");
         }
         Ok(())
     });

@@ -7,5 +7,6 @@ pub mod froxel_inject;
 pub mod froxel_integrate;
 pub mod opaque;
 pub mod particle_sim;
+pub mod particle_sort;
 pub mod shadow;
 pub mod tonemap;

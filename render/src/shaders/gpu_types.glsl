@@ -158,4 +158,11 @@ struct BillboardPush {
     uvec4 blend;               // x blend class, y premultiply, z additive, w unused
 };
 
+// Push constants of particles.sort (keys, bitonic steps, write-back).
+struct ParticleSortPush {
+    vec4 camera;               // xyz camera position (m)
+    vec4 forward;              // xyz camera forward
+    uvec4 params;              // x mode (0 keys, 1 step, 2 write back), y j, z k, w padded length
+};
+
 #endif
