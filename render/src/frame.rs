@@ -19,7 +19,7 @@ use crate::froxel::{FroxelFog, FroxelGrid};
 use crate::gpu_types::FrameUniform;
 use crate::particle_textures::ParticleTextures;
 use crate::particles_gpu::{GpuParticles, ParticlePoolDesc};
-use crate::passes::billboards::{BillboardInputs, BillboardsPass, BlendClass};
+use crate::passes::billboards::{is_additive, BillboardInputs, BillboardsPass, BlendPair};
 use crate::passes::fog_apply::FogApplyPass;
 use crate::passes::froxel_inject::FroxelInjectPass;
 use crate::passes::froxel_integrate::FroxelIntegratePass;
@@ -199,7 +199,7 @@ impl HostRenderer {
                     hdr: &t.hdr,
                     depth: &t.depth,
                 };
-                self.billboards.record(rec, &inputs, &sp.classes)?;
+                self.billboards.record(rec, &inputs, &sp.pairs)?;
             }
             self.tonemap.record(rec, &t.hdr, &t.ldr, cam.exposure);
             Ok(())
@@ -228,7 +228,7 @@ impl HostRenderer {
         }
         sp.pool.set_wind(scene.wind);
         sp.pool.prepare(self.frame_dt_s);
-        Ok(())
+        self.billboards.prepare(gpu, &sp.pairs)
     }
 
     /// Makes (or drops, or remakes) the froxel fog for these settings and writes its constants.
@@ -273,7 +273,7 @@ impl HostRenderer {
 }
 
 /// The GPU particles of one scene: the pool (one source per `scene.particles` entry, in order),
-/// their textures and the blend classes the sources use.
+/// their textures and the blend pairs the sources use.
 pub struct SceneParticles {
     /// The pool.
     pub pool: GpuParticles,
@@ -281,8 +281,8 @@ pub struct SceneParticles {
     pub textures: ParticleTextures,
     /// Source ids, in `scene.particles` order.
     pub ids: Vec<SourceId>,
-    /// The blend classes used (normal-alpha classes first, then the additive ones).
-    pub classes: Vec<BlendClass>,
+    /// The blend pairs used (those whose dest factor is ONE last).
+    pub pairs: Vec<BlendPair>,
     /// The far-to-near sort of the visible list.
     pub sort: ParticleSortPass,
 }
@@ -294,7 +294,7 @@ impl SceneParticles {
             ParticlePoolDesc { max_sources: desc.max_sources.max(scene.particles.len() as u32), ..*desc };
         let mut pool = GpuParticles::new(gpu, &desc)?;
         let mut ids = Vec::with_capacity(scene.particles.len());
-        let mut classes = Vec::new();
+        let mut pairs = Vec::new();
         for src in &scene.particles {
             ids.push(pool.add_source(SourceDesc {
                 sys: src.system,
@@ -304,13 +304,13 @@ impl SceneParticles {
                 hud: src.hud,
             })?);
             let part = &src.system.part;
-            classes.push(BlendClass::of(part.blend_func_source, part.blend_func_dest));
+            pairs.push((part.blend_func_source, part.blend_func_dest));
         }
-        classes.sort_by_key(|&c| (matches!(c, BlendClass::Additive | BlendClass::AdditiveAlpha), c));
-        classes.dedup();
+        pairs.sort_by_key(|&p| (is_additive(p), p));
+        pairs.dedup();
         let textures = ParticleTextures::for_scene(gpu, scene)?;
         let sort = ParticleSortPass::new(gpu, desc.capacity)?;
-        Ok(SceneParticles { pool, textures, ids, classes, sort })
+        Ok(SceneParticles { pool, textures, ids, pairs, sort })
     }
 }
 

@@ -362,8 +362,8 @@ gpu_struct! {
         pub forward_soft: [f32; 4],
         /// x camera near plane (m), y far plane (m), z 1 when froxel fog is looked up, w unused.
         pub planes: [f32; 4],
-        /// x blend class drawn (see `billboards::BlendClass`), y 1 = premultiply rgb by alpha,
-        /// z 1 = additive (no fog in-scatter added), w unused.
+        /// x blend pair drawn (source | dest << 8), y 1 = custom blend (no alpha discard),
+        /// z 1 = additive (dest ONE: no fog in-scatter added), w unused.
         pub blend: [u32; 4],
     }
 }

@@ -244,12 +244,12 @@ fn follow_velocity_lays_the_y_extent_along_the_screen_motion() {
 const BG: [f32; 3] = [0.2, 0.4, 0.6];
 
 #[test]
-fn normal_alpha_and_additive_blend_as_the_gl_factors_say() {
+fn normal_alpha_additive_and_multiplicative_blends_follow_the_gl_factors() {
     // One half-transparent orange particle 5 m in front of the wall (far beyond the soft fade).
     let dir = temp_dir("bb-blend");
     let (rgb, a) = ([1.0, 0.5, 0.25], 0.5);
     gpu_test(|gpu| {
-        for blend in [(7u8, 9u8), (7, 0)] {
+        for blend in [(7u8, 9u8), (7, 0), (2, 1)] {
             let still = Still { rgb, alpha: a, blend, ..Still::default() };
             let toml = scene_with(&dir, &[still], &wall(5.0, 20.0, BG))?;
             let shot = shoot(gpu, &toml, &dir, false, 1)?;
@@ -259,7 +259,9 @@ fn normal_alpha_and_additive_blend_as_the_gl_factors_say() {
                     // SRC_ALPHA, ONE_MINUS_SRC_ALPHA.
                     (7, 9) => rgb[ch] * a + BG[ch] * (1.0 - a),
                     // SRC_ALPHA, ONE.
-                    _ => rgb[ch] * a + BG[ch],
+                    (7, 0) => rgb[ch] * a + BG[ch],
+                    // DEST_COLOR, ZERO: the wall tinted by the particle, alpha unused.
+                    _ => rgb[ch] * BG[ch],
                 };
                 assert!((px[ch] - want).abs() < RADIANCE_TOL, "{blend:?} channel {ch}: {} vs {want}", px[ch]);
             }

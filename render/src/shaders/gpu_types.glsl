@@ -155,7 +155,7 @@ struct ParticleCullPush {
 struct BillboardPush {
     vec4 forward_soft;         // xyz camera forward; w soft fade distance (m, 0 = off)
     vec4 planes;               // x near (m), y far (m), z 1 = froxel fog on, w unused
-    uvec4 blend;               // x blend class, y premultiply, z additive, w unused
+    uvec4 blend;               // x blend pair (src | dst << 8), y custom, z additive, w unused
 };
 
 // Push constants of particles.sort (keys, bitonic steps, write-back).

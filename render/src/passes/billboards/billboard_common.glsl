@@ -1,5 +1,5 @@
-// Shared by the billboard shaders: bindings 6.. (after the lighting inputs 0..5) and the blend
-// class of a legacy (source, dest) factor pair, twin of `billboards::BlendClass::of`.
+// Shared by the billboard shaders: bindings 6.. (after the lighting inputs 0..5), push constants
+// and particle flags.
 #ifndef BILLBOARD_COMMON_GLSL
 #define BILLBOARD_COMMON_GLSL
 #include "gpu_types.glsl"
@@ -14,24 +14,4 @@ const uint PF_FOLLOW_VELOCITY = 0x020u;
 const uint PF_EMISSIVE = 0x100u;
 const uint PF_HUD = 0x40000000u;
 
-// Blend factor enum (sl-particles.md 3.4).
-const uint BF_ONE = 0u;
-const uint BF_SOURCE_ALPHA = 7u;
-const uint BF_ONE_MINUS_SOURCE_ALPHA = 9u;
-
-// 0 normal alpha (7, 9) and every pair not drawn exactly yet; 1 (7, 0); 2 (0, 0); 3 (0, 9).
-uint blend_class(uint packed) {
-    uint src = packed & 0xffu;
-    uint dst = (packed >> 8u) & 0xffu;
-    if (src == BF_SOURCE_ALPHA && dst == BF_ONE) {
-        return 1u;
-    }
-    if (src == BF_ONE && dst == BF_ONE) {
-        return 2u;
-    }
-    if (src == BF_ONE && dst == BF_ONE_MINUS_SOURCE_ALPHA) {
-        return 3u;
-    }
-    return 0u;
-}
 #endif

@@ -1,9 +1,10 @@
 #version 460
-// particles.billboards: texture RGBA x particle colour (sl-particles.md 6.3); alpha below 0.004
-// discarded except for custom blends (6.5); lit by the sun (with shadows), ambient and local lights
+// particles.billboards: texture RGBA x particle colour (sl-particles.md 6.3), blended by the
+// pipeline with the particle's legacy factor pair; alpha below 0.004 discarded except for custom
+// blends (neither factor SOURCE_ALPHA, 6.5); lit by the sun (with shadows), ambient and local lights
 // with a normal facing the camera, or fullbright when EMISSIVE; faded near opaque geometry (soft
 // particles: alpha x clamp((scene depth - depth) / fade distance)); froxel fog at the fragment's
-// own depth: fogged = colour x T + S (additive classes add colour x T only).
+// own depth: fogged = colour x T + S (pairs whose dest factor is ONE add colour x T only).
 #include "lighting.glsl"
 #define FOG_UNIFORM_BINDING 10
 #include "froxel_common.glsl"
@@ -25,7 +26,7 @@ const float MIN_ALPHA = 0.004;
 
 void main() {
     vec4 c = texture(particle_tex, vec3(uv, float(layer))) * color;
-    bool custom = push.blend.x == 2u;
+    bool custom = push.blend.y == 1u;
     if (!custom && c.a < MIN_ALPHA) {
         discard;
     }
@@ -55,5 +56,5 @@ void main() {
         vec4 f = froxel_fog(integrated, screen_uv, depth);
         radiance = radiance * f.a + (push.blend.z == 1u ? vec3(0.0) : f.rgb);
     }
-    out_color = vec4(push.blend.y == 1u ? radiance * alpha : radiance, alpha);
+    out_color = vec4(radiance, alpha);
 }

@@ -4,7 +4,7 @@
 // sx/2 and sy/2; FOLLOW_VELOCITY (6.2) turns the y extent along the on-screen motion. Vertex i of
 // the 6 per instance is corner (0, 1, 2, 1, 3, 2)[i] of (+up -right), (-up -right), (+up +right),
 // (-up +right), uvs (0,1), (0,0), (1,1), (1,0) (GL convention; v is flipped for Vulkan images, so
-// the image's top row is at +up). Particles of another blend class than this draw's, and HUD
+// the image's top row is at +up). Particles of another blend pair than this draw's, and HUD
 // particles (HUD space is not drawn yet), collapse to a point outside the view.
 #include "lighting.glsl"
 #include "billboard_common.glsl"
@@ -25,7 +25,7 @@ const float MIN_SPEED = 1e-6;
 void main() {
     GpuParticle p = pool[visible[gl_InstanceIndex]];
     flags = p.ids.z;
-    if (blend_class(p.ids.w) != push.blend.x || (flags & PF_HUD) != 0u) {
+    if (p.ids.w != push.blend.x || (flags & PF_HUD) != 0u) {
         gl_Position = vec4(0.0, 0.0, -1.0, 1.0);
         return;
     }

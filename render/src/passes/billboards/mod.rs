@@ -6,15 +6,17 @@
 //! (an R32F image), which the fragment shader samples for the soft-particle fade while the depth
 //! buffer itself stays the pass's depth attachment (test on, write off).
 //!
-//! Blending: the legacy (source, dest) pair is mapped to a [`BlendClass`]; each class used is one
-//! indirect draw of the whole visible list in which the other classes' particles collapse. Normal
-//! alpha (7, 9) draws premultiplied through the "over" pipeline (`rgb*a + dst*(1-a)`, identical to
-//! SRC_ALPHA / ONE_MINUS_SRC_ALPHA), (7, 0) premultiplied through the additive pipeline, (0, 0) and
-//! (0, 9) unpremultiplied through them. Other pairs are drawn as normal alpha for now. Framebuffer
-//! alpha follows the pipeline's factors (ONE, ONE_MINUS_SRC_ALPHA) rather than the viewer's
-//! (ZERO, ONE_MINUS_SRC_ALPHA); nothing downstream reads HDR alpha.
+//! Blending: one pipeline per legacy (source, dest) pair in use ([`pipeline`]; made on demand by
+//! [`BillboardsPass::prepare`] and cached by pair), RGB with the pair's factors and framebuffer
+//! alpha with (ZERO, ONE_MINUS_SRC_ALPHA). Each pair is one indirect draw of the whole (sorted)
+//! visible list in which particles of other pairs collapse, so the far-to-near order holds within
+//! a pair; pairs are drawn in the order given (the frame puts those whose dest is ONE last).
 //!
 //! Not drawn yet: HUD particles, ribbons (drawn as billboards), the glow pass.
+
+pub mod pipeline;
+
+use std::collections::HashMap;
 
 use ash::vk;
 
@@ -23,15 +25,17 @@ use crate::froxel::FroxelFog;
 use crate::gpu_types::{BillboardPush, FogUniform, GpuDrawIndirect};
 use crate::particle_textures::ParticleTextures;
 use crate::particles_gpu::GpuParticles;
-use crate::passes::opaque::{lighting_binds, DEPTH_FORMAT, HDR_FORMAT};
+use crate::passes::opaque::lighting_binds;
 use crate::shaders;
 use crate::vk::context::Gpu;
-use crate::vk::graphics::{Attachment, Blend, GraphicsDesc, GraphicsPipeline};
+use crate::vk::graphics::Attachment;
 use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
 use crate::vk::recorder::{Access, Recorder, Use};
 use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
 use crate::vk::sampler::Samplers;
 use crate::world::World;
+use particles::types::blend as bf;
+use pipeline::{BlendPipeline, BlendPipelineDesc};
 
 /// The pass name.
 pub const NAME: &str = "particles.billboards";
@@ -57,40 +61,17 @@ const BINDINGS: [BindingKind; 13] = [
     BindingKind::SampledImage,
 ];
 
-/// How a legacy blend pair is drawn (the shader's `blend_class` is its twin).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum BlendClass {
-    /// (SOURCE_ALPHA, ONE_MINUS_SOURCE_ALPHA), and every pair not drawn exactly yet.
-    Normal = 0,
-    /// (SOURCE_ALPHA, ONE): additive by alpha.
-    AdditiveAlpha = 1,
-    /// (ONE, ONE): additive.
-    Additive = 2,
-    /// (ONE, ONE_MINUS_SOURCE_ALPHA): premultiplied over.
-    Premultiplied = 3,
+/// A legacy blend pair: (source, dest) factor enum values.
+pub type BlendPair = (u8, u8);
+
+/// Custom blends (neither factor SOURCE_ALPHA) keep even nearly transparent fragments.
+pub fn is_custom(pair: BlendPair) -> bool {
+    pair.0 != bf::SOURCE_ALPHA && pair.1 != bf::SOURCE_ALPHA
 }
 
-impl BlendClass {
-    /// The class of the legacy pair (`source`, `dest`) (sl-particles.md 3.4 enum values).
-    pub fn of(source: u8, dest: u8) -> BlendClass {
-        use particles::types::blend as bf;
-        match (source, dest) {
-            (bf::SOURCE_ALPHA, bf::ONE) => BlendClass::AdditiveAlpha,
-            (bf::ONE, bf::ONE) => BlendClass::Additive,
-            (bf::ONE, bf::ONE_MINUS_SOURCE_ALPHA) => BlendClass::Premultiplied,
-            _ => BlendClass::Normal,
-        }
-    }
-
-    /// (premultiply rgb by alpha, additive pipeline).
-    fn params(self) -> (bool, bool) {
-        match self {
-            BlendClass::Normal => (true, false),
-            BlendClass::AdditiveAlpha => (true, true),
-            BlendClass::Additive => (false, true),
-            BlendClass::Premultiplied => (false, false),
-        }
-    }
+/// Pairs that add to what is behind (dest factor ONE): no fog in-scatter is added with them.
+pub fn is_additive(pair: BlendPair) -> bool {
+    pair.1 == bf::ONE
 }
 
 /// What one billboard pass draws from and into.
@@ -117,8 +98,7 @@ pub struct BillboardInputs<'r> {
 
 /// The billboard pipelines and their private images.
 pub struct BillboardsPass {
-    over: GraphicsPipeline,
-    additive: GraphicsPipeline,
+    pipelines: HashMap<BlendPair, BlendPipeline>,
     depth_copy: ComputePipeline,
     linear_depth: Image,
     no_fog_uniform: Buffer,
@@ -128,23 +108,6 @@ pub struct BillboardsPass {
 impl BillboardsPass {
     /// Creates the pipelines and a `width` x `height` linear-depth image.
     pub fn new(gpu: &Gpu, width: u32, height: u32) -> Result<Self> {
-        let pipeline = |blend| {
-            gpu.create_graphics_pipeline(&GraphicsDesc {
-                name: NAME,
-                vertex: shaders::PASSES_BILLBOARDS_BILLBOARDS_VERT,
-                fragment: Some(shaders::PASSES_BILLBOARDS_BILLBOARDS_FRAG),
-                bindings: &BINDINGS,
-                push_size: std::mem::size_of::<BillboardPush>() as u32,
-                vertex_layout: None,
-                color_formats: &[HDR_FORMAT],
-                depth_format: Some(DEPTH_FORMAT),
-                depth_test: true,
-                depth_write: false,
-                blend,
-                cull_back: false,
-                depth_bias: false,
-            })
-        };
         let copy_name = crate::names::resource(NAME, "depth_copy");
         let copy_kinds = [BindingKind::SampledImage, BindingKind::StorageImage];
         let image = |name, kind, format, extent, usage| {
@@ -152,8 +115,7 @@ impl BillboardsPass {
         };
         use vk::ImageUsageFlags as U;
         Ok(BillboardsPass {
-            over: pipeline(Blend::PremultipliedOver)?,
-            additive: pipeline(Blend::Additive)?,
+            pipelines: HashMap::new(),
             depth_copy: gpu.create_compute_pipeline(
                 &copy_name,
                 shaders::PASSES_BILLBOARDS_DEPTH_COPY_COMP,
@@ -183,12 +145,34 @@ impl BillboardsPass {
         })
     }
 
-    /// Records the depth copy and one indirect draw per class in `classes`.
+    /// Makes the pipelines of `pairs` that do not exist yet (outside a submission).
+    pub fn prepare(&mut self, gpu: &Gpu, pairs: &[BlendPair]) -> Result<()> {
+        for &pair in pairs {
+            if self.pipelines.contains_key(&pair) {
+                continue;
+            }
+            let desc = BlendPipelineDesc {
+                name: NAME,
+                stages: (
+                    shaders::PASSES_BILLBOARDS_BILLBOARDS_VERT,
+                    shaders::PASSES_BILLBOARDS_BILLBOARDS_FRAG,
+                ),
+                bindings: &BINDINGS,
+                push_size: std::mem::size_of::<BillboardPush>() as u32,
+                pair,
+            };
+            self.pipelines.insert(pair, BlendPipeline::new(gpu, &desc)?);
+        }
+        Ok(())
+    }
+
+    /// Records the depth copy and one indirect draw per pair of `pairs` (each made by
+    /// [`BillboardsPass::prepare`]; a pair without a pipeline is a bug).
     pub fn record(
         &self,
         rec: &mut Recorder<'_>,
         inp: &BillboardInputs<'_>,
-        classes: &[BlendClass],
+        pairs: &[BlendPair],
     ) -> Result<()> {
         let (forward, near, far) = inp.camera;
         let mut push = BillboardPush {
@@ -235,11 +219,13 @@ impl BillboardsPass {
                 Bind::Sampled(fog_volume, inp.samplers.linear_clamp, ro),
                 Bind::Sampled(&self.linear_depth, inp.samplers.nearest_clamp, ro),
             ];
-            for &class in classes {
-                let (premultiply, additive) = class.params();
-                push.blend = [class as u32, u32::from(premultiply), u32::from(additive), 0];
-                let pipe = if additive { &self.additive } else { &self.over };
-                rec.bind_graphics(pipe, &binds, bytemuck::bytes_of(&push));
+            for &pair in pairs {
+                let Some(pipe) = self.pipelines.get(&pair) else {
+                    crate::error::bug(&format!("{NAME}: no pipeline for blend pair {pair:?}"))
+                };
+                let packed = u32::from(pair.0) | (u32::from(pair.1) << 8);
+                push.blend = [packed, u32::from(is_custom(pair)), u32::from(is_additive(pair)), 0];
+                pipe.bind(rec, &binds, bytemuck::bytes_of(&push));
                 let stride = std::mem::size_of::<GpuDrawIndirect>() as u32;
                 // SAFETY: a graphics pipeline is bound inside a rendering instance; `draw_args` is
                 // alive, has INDIRECT_BUFFER usage and holds one command (declared IndirectRead).
@@ -279,11 +265,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn blend_pairs_map_to_their_classes() {
-        assert_eq!(BlendClass::of(7, 9), BlendClass::Normal);
-        assert_eq!(BlendClass::of(7, 0), BlendClass::AdditiveAlpha);
-        assert_eq!(BlendClass::of(0, 0), BlendClass::Additive);
-        assert_eq!(BlendClass::of(0, 9), BlendClass::Premultiplied);
-        assert_eq!(BlendClass::of(2, 1), BlendClass::Normal, "not drawn exactly yet: normal alpha");
+    fn custom_and_additive_pairs_are_recognised() {
+        assert!(!is_custom((7, 9)) && !is_additive((7, 9)));
+        assert!(!is_custom((7, 0)) && is_additive((7, 0)));
+        assert!(is_custom((0, 0)) && is_additive((0, 0)));
+        assert!(is_custom((2, 1)), "DEST_COLOR, ZERO: a custom (multiplicative) blend");
+        assert!(!is_custom((0, 7)), "a SOURCE_ALPHA dest keeps the threshold");
     }
 }
