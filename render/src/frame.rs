@@ -91,9 +91,7 @@ pub struct HostRenderer {
     inject: FroxelInjectPass,
     integrate: FroxelIntegratePass,
     apply: FogApplyPass,
-    sim: ParticleSimPasses,
-    cull: ParticleCullPass,
-    billboards: BillboardsPass,
+    particle_passes: ParticlePasses,
     /// The scene's particles on the GPU (made on the first frame of a scene with particle sources
     /// when `RenderMaxPartCount` > 0).
     pub particles: Option<SceneParticles>,
@@ -120,9 +118,11 @@ impl HostRenderer {
             inject: FroxelInjectPass::new(gpu)?,
             integrate: FroxelIntegratePass::new(gpu)?,
             apply: FogApplyPass::new(gpu)?,
-            sim: ParticleSimPasses::new(gpu)?,
-            cull: ParticleCullPass::new(gpu)?,
-            billboards: BillboardsPass::new(gpu, width, height)?,
+            particle_passes: ParticlePasses {
+                sim: ParticleSimPasses::new(gpu)?,
+                cull: ParticleCullPass::new(gpu)?,
+                billboards: BillboardsPass::new(gpu, width, height)?,
+            },
             particles: None,
             frame_dt_s: DEFAULT_FRAME_DT_S,
             particles_only: false,
@@ -162,9 +162,7 @@ impl HostRenderer {
             self.prepare_fog(gpu, scene, settings, &view)?;
         }
         self.prepare_particles(gpu, scene, settings, time_s)?;
-        let background =
-            if self.particles_only { [0.0, 0.0, 0.0, 1.0] } else { scene.ambient.sky.extend(1.0).to_array() };
-        let planes = frustum_planes(view.clip_from_world);
+        let background = scene.ambient.sky.extend(1.0).to_array();
         let t = &self.targets;
         gpu.submit(|rec| {
             self.shadow.record(rec, world)?;
@@ -185,21 +183,14 @@ impl HostRenderer {
                 self.apply.record(rec, fog, &self.samplers, &t.depth, &t.hdr);
             }
             if let Some(sp) = self.particles.as_mut() {
-                sp.pool.record(rec, &self.sim);
-                sp.pool.record_cull(rec, &self.cull, &planes);
-                sp.sort.record(rec, &sp.pool, view.position, view.forward);
-                let inputs = BillboardInputs {
-                    frame: &self.frame_buf,
-                    world,
-                    samplers: &self.samplers,
-                    particles: &sp.pool,
-                    textures: &sp.textures,
-                    fog: self.fog.as_ref(),
-                    camera: (view.forward, CAMERA_NEAR_M, CAMERA_FAR_M),
-                    hdr: &t.hdr,
-                    depth: &t.depth,
-                };
-                self.billboards.record(rec, &inputs, &sp.pairs)?;
+                let fog = self.fog.as_ref();
+                self.particle_passes.record(
+                    rec,
+                    sp,
+                    &view,
+                    (&self.frame_buf, world, &self.samplers, fog),
+                    t,
+                )?;
             }
             self.tonemap.record(rec, &t.hdr, &t.ldr, cam.exposure);
             Ok(())
@@ -228,7 +219,7 @@ impl HostRenderer {
         }
         sp.pool.set_wind(scene.wind);
         sp.pool.prepare(self.frame_dt_s);
-        self.billboards.prepare(gpu, &sp.pairs)
+        self.particle_passes.billboards.prepare(gpu, &sp.pairs)
     }
 
     /// Makes (or drops, or remakes) the froxel fog for these settings and writes its constants.
@@ -311,6 +302,45 @@ impl SceneParticles {
         let textures = ParticleTextures::for_scene(gpu, scene)?;
         let sort = ParticleSortPass::new(gpu, desc.capacity)?;
         Ok(SceneParticles { pool, textures, ids, pairs, sort })
+    }
+}
+
+/// The passes that simulate and draw the particles.
+struct ParticlePasses {
+    sim: ParticleSimPasses,
+    cull: ParticleCullPass,
+    billboards: BillboardsPass,
+}
+
+/// Frame constants, world, samplers and froxel fog, as the billboards read them.
+type LitInputs<'r> = (&'r Buffer, &'r World, &'r Samplers, Option<&'r FroxelFog>);
+
+impl ParticlePasses {
+    /// `particles.emit` + `particles.update` (the step `prepare` scheduled), `particles.cull`
+    /// against the camera, `particles.sort` far to near, then `particles.billboards` into `t`.
+    fn record(
+        &self,
+        rec: &mut crate::vk::recorder::Recorder<'_>,
+        sp: &mut SceneParticles,
+        view: &CameraView,
+        (frame, world, samplers, fog): LitInputs<'_>,
+        t: &Targets,
+    ) -> Result<()> {
+        sp.pool.record(rec, &self.sim);
+        sp.pool.record_cull(rec, &self.cull, &frustum_planes(view.clip_from_world));
+        sp.sort.record(rec, &sp.pool, view.position, view.forward);
+        let inputs = BillboardInputs {
+            frame,
+            world,
+            samplers,
+            particles: &sp.pool,
+            textures: &sp.textures,
+            fog,
+            camera: (view.forward, CAMERA_NEAR_M, CAMERA_FAR_M),
+            hdr: &t.hdr,
+            depth: &t.depth,
+        };
+        self.billboards.record(rec, &inputs, &sp.pairs)
     }
 }
 

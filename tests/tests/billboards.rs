@@ -424,3 +424,27 @@ fn render_particles_only_draws_the_particles_on_black() {
     assert!(black > total / 2, "mostly black background: {black} of {total}");
     assert!(black < total, "the fire's particles show");
 }
+
+#[test]
+fn lit_billboards_take_the_ambient_light_and_emissive_ones_do_not() {
+    // No sun, no local lights, sky 0.6 and ground 0.2: a non-emissive white particle's normal
+    // faces the camera (horizontal here), so it gets the hemispheric ambient halfway between
+    // sky and ground, 0.4; the emissive one shows its own colour, 1.
+    let dir = temp_dir("bb-lit");
+    gpu_test(|gpu| {
+        let lit = Still { pos: Vec3::new(-1.0, 0.0, 1.0), ..Still::default() };
+        let mut toml = dark_scene(EYE, LOOK).replace(
+            "sky = [0.0, 0.0, 0.0]\nground = [0.0, 0.0, 0.0]",
+            "sky = [0.6, 0.6, 0.6]\nground = [0.2, 0.2, 0.2]",
+        );
+        toml += &lit.toml("lit").replace("part_flags = [\"emissive\"]", "part_flags = []");
+        toml += &Still { pos: Vec3::new(1.0, 0.0, 1.0), ..Still::default() }.toml("glowing");
+        toml += &white_texture(&dir)?;
+        let shot = shoot(gpu, &toml, &dir, false, 1)?;
+        let lit_px = shot.at(Vec3::new(-1.0, 0.0, 1.0));
+        let glowing_px = shot.at(Vec3::new(1.0, 0.0, 1.0));
+        assert!((lit_px[1] - 0.4).abs() < RADIANCE_TOL, "ambient-lit: {lit_px:?}");
+        assert!((glowing_px[1] - 1.0).abs() < RADIANCE_TOL, "fullbright: {glowing_px:?}");
+        Ok(())
+    });
+}

@@ -181,44 +181,12 @@ impl BillboardsPass {
             blend: [0; 4],
         };
         self.record_depth_copy(rec, inp.depth, inp.samplers.nearest_clamp, &push);
-        let (fog_uniform, fog_volume) =
-            inp.fog.map_or((&self.no_fog_uniform, &self.no_fog_volume), |f| (&f.uniform, &f.integrated));
-        let world = inp.world;
-        let p = inp.particles;
-        let reads = [
-            Use::Buffer(&world.objects, Access::FragmentRead),
-            Use::Buffer(&world.lights, Access::FragmentRead),
-            Use::Buffer(&world.shadow_views, Access::FragmentRead),
-            Use::Image(&world.shadow_atlas, Access::FragmentRead),
-            Use::Image(&world.projector_tex, Access::FragmentRead),
-            Use::Buffer(&p.pool, Access::VertexRead),
-            Use::Buffer(&p.visible, Access::VertexRead),
-            Use::Buffer(&p.draw_args, Access::IndirectRead),
-            Use::Buffer(&inp.textures.source_layers, Access::VertexRead),
-            Use::Image(&inp.textures.image, Access::FragmentRead),
-            Use::Image(fog_volume, Access::FragmentRead),
-            Use::Image(&self.linear_depth, Access::FragmentRead),
-        ];
+        let reads = self.reads(inp);
         let color = Attachment { image: inp.hdr, clear: None, layer: None };
         let depth = Attachment { image: inp.depth, clear: None, layer: None };
-        let ro = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
+        let draw_args = &inp.particles.draw_args;
         rec.render(NAME, &[color], Some(depth), &reads, |rec| {
-            let [b0, b1, b2, b3, b4, b5] = lighting_binds(inp.frame, world, inp.samplers);
-            let binds = [
-                b0,
-                b1,
-                b2,
-                b3,
-                b4,
-                b5,
-                Bind::Buffer(&p.pool),
-                Bind::Buffer(&p.visible),
-                Bind::Buffer(&inp.textures.source_layers),
-                Bind::Sampled(&inp.textures.image, inp.samplers.linear_clamp, ro),
-                Bind::Buffer(fog_uniform),
-                Bind::Sampled(fog_volume, inp.samplers.linear_clamp, ro),
-                Bind::Sampled(&self.linear_depth, inp.samplers.nearest_clamp, ro),
-            ];
+            let binds = self.binds(inp);
             for &pair in pairs {
                 let Some(pipe) = self.pipelines.get(&pair) else {
                     crate::error::bug(&format!("{NAME}: no pipeline for blend pair {pair:?}"))
@@ -229,9 +197,56 @@ impl BillboardsPass {
                 let stride = std::mem::size_of::<GpuDrawIndirect>() as u32;
                 // SAFETY: a graphics pipeline is bound inside a rendering instance; `draw_args` is
                 // alive, has INDIRECT_BUFFER usage and holds one command (declared IndirectRead).
-                unsafe { rec.device().cmd_draw_indirect(rec.cmd, p.draw_args.raw, 0, 1, stride) };
+                unsafe { rec.device().cmd_draw_indirect(rec.cmd, draw_args.raw, 0, 1, stride) };
             }
         })
+    }
+
+    /// The froxel fog's uniform and integrated volume, or stand-ins when the fog is off.
+    fn fog_inputs<'r>(&'r self, inp: &BillboardInputs<'r>) -> (&'r Buffer, &'r Image) {
+        inp.fog.map_or((&self.no_fog_uniform, &self.no_fog_volume), |f| (&f.uniform, &f.integrated))
+    }
+
+    /// What the draw reads besides its attachments.
+    fn reads<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Use<'r>; 12] {
+        let (world, p) = (inp.world, inp.particles);
+        [
+            Use::Buffer(&world.objects, Access::FragmentRead),
+            Use::Buffer(&world.lights, Access::FragmentRead),
+            Use::Buffer(&world.shadow_views, Access::FragmentRead),
+            Use::Image(&world.shadow_atlas, Access::FragmentRead),
+            Use::Image(&world.projector_tex, Access::FragmentRead),
+            Use::Buffer(&p.pool, Access::VertexRead),
+            Use::Buffer(&p.visible, Access::VertexRead),
+            Use::Buffer(&p.draw_args, Access::IndirectRead),
+            Use::Buffer(&inp.textures.source_layers, Access::VertexRead),
+            Use::Image(&inp.textures.image, Access::FragmentRead),
+            Use::Image(self.fog_inputs(inp).1, Access::FragmentRead),
+            Use::Image(&self.linear_depth, Access::FragmentRead),
+        ]
+    }
+
+    /// The draw's resources in binding order (see [`BINDINGS`]).
+    fn binds<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Bind<'r>; 13] {
+        let ro = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
+        let (fog_uniform, fog_volume) = self.fog_inputs(inp);
+        let [b0, b1, b2, b3, b4, b5] = lighting_binds(inp.frame, inp.world, inp.samplers);
+        let p = inp.particles;
+        [
+            b0,
+            b1,
+            b2,
+            b3,
+            b4,
+            b5,
+            Bind::Buffer(&p.pool),
+            Bind::Buffer(&p.visible),
+            Bind::Buffer(&inp.textures.source_layers),
+            Bind::Sampled(&inp.textures.image, inp.samplers.linear_clamp, ro),
+            Bind::Buffer(fog_uniform),
+            Bind::Sampled(fog_volume, inp.samplers.linear_clamp, ro),
+            Bind::Sampled(&self.linear_depth, inp.samplers.nearest_clamp, ro),
+        ]
     }
 
     fn record_depth_copy(
