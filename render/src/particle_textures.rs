@@ -40,11 +40,11 @@ impl ParticleTextures {
             let path = scene.textures.get(name).ok_or_else(|| {
                 RenderError::Unsupported(format!("particle source {} names unknown texture {name}", src.name))
             })?;
-            let img = image::open(path).map_err(|e| RenderError::Output {
-                path: path.display().to_string(),
-                reason: format!("cannot read particle texture: {e}"),
+            // The texture-stats loader bounds dimensions and file size for untrusted images.
+            let img = assetstats::load_rgba(path).map_err(|e| {
+                RenderError::Unsupported(format!("particle source {}: texture {name}: {e}", src.name))
             })?;
-            images.push(resized(&img.to_rgba8()));
+            images.push(resized(&img));
             names.push(name);
             layers.push(names.len() as u32);
         }
