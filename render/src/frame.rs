@@ -3,7 +3,13 @@
 //!
 //! Order: `host.shadow` (every atlas layer) -> `host.opaque` (forward-lit HDR + depth) ->
 //! `fog.froxel_inject` -> `fog.froxel_integrate` -> `fog.apply` (when `RenderVKVolumetricFog` is
-//! on) -> `host.tonemap` (HDR -> sRGB RGBA8).
+//! on) -> `particles.emit` -> `particles.update` -> `particles.cull` -> `particles.sort` ->
+//! `particles.billboards` (alpha-blended, each fragment fogged at its own depth; when the scene has
+//! particle sources and `RenderMaxPartCount` > 0) -> `host.tonemap` (HDR -> sRGB RGBA8).
+//!
+//! With [`HostRenderer::particles_only`] the opaque and fog passes are skipped: the HDR target is
+//! cleared to black and the depth to the far plane, and only the particles are drawn (still lit,
+//! and shadowed by the scene's objects through the shadow pass, as in the full frame).
 
 use ash::vk;
 use glam::Vec3;
@@ -11,19 +17,30 @@ use glam::Vec3;
 use crate::error::Result;
 use crate::froxel::{FroxelFog, FroxelGrid};
 use crate::gpu_types::FrameUniform;
+use crate::particle_textures::ParticleTextures;
+use crate::particles_gpu::{GpuParticles, ParticlePoolDesc};
+use crate::passes::billboards::{is_additive, BillboardInputs, BillboardsPass, BlendPair};
 use crate::passes::fog_apply::FogApplyPass;
 use crate::passes::froxel_inject::FroxelInjectPass;
 use crate::passes::froxel_integrate::FroxelIntegratePass;
 use crate::passes::opaque::{OpaquePass, DEPTH_FORMAT, HDR_FORMAT};
+use crate::passes::particle_sim::cull::{frustum_planes, ParticleCullPass};
+use crate::passes::particle_sim::ParticleSimPasses;
+use crate::passes::particle_sort::ParticleSortPass;
 use crate::passes::shadow::ShadowPass;
 use crate::passes::tonemap::TonemapPass;
 use crate::scene::Scene;
-use crate::view::{CameraView, CASCADES};
+use crate::view::{CameraView, CAMERA_FAR_M, CAMERA_NEAR_M, CASCADES};
 use crate::vk::context::Gpu;
+use crate::vk::graphics::Attachment;
 use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
 use crate::vk::sampler::Samplers;
 use crate::world::{World, SHADOW_MAP_SIZE};
+use particles::sim::{SourceDesc, SourceId};
 use settings::Settings;
+
+/// Frame step when none is set, s (30 fps).
+pub const DEFAULT_FRAME_DT_S: f32 = 1.0 / 30.0;
 
 /// The frame's render targets.
 pub struct Targets {
@@ -74,6 +91,14 @@ pub struct HostRenderer {
     inject: FroxelInjectPass,
     integrate: FroxelIntegratePass,
     apply: FogApplyPass,
+    particle_passes: ParticlePasses,
+    /// The scene's particles on the GPU (made on the first frame of a scene with particle sources
+    /// when `RenderMaxPartCount` > 0).
+    pub particles: Option<SceneParticles>,
+    /// Simulation step per frame, s (`1 / fps` of the CLI).
+    pub frame_dt_s: f32,
+    /// Draw only the particle systems (no shadow, opaque or fog passes; black background).
+    pub particles_only: bool,
     /// The froxel fog's resources (made on first use, remade when the grid settings change).
     pub fog: Option<FroxelFog>,
     samplers: Samplers,
@@ -93,6 +118,14 @@ impl HostRenderer {
             inject: FroxelInjectPass::new(gpu)?,
             integrate: FroxelIntegratePass::new(gpu)?,
             apply: FogApplyPass::new(gpu)?,
+            particle_passes: ParticlePasses {
+                sim: ParticleSimPasses::new(gpu)?,
+                cull: ParticleCullPass::new(gpu)?,
+                billboards: BillboardsPass::new(gpu, width, height)?,
+            },
+            particles: None,
+            frame_dt_s: DEFAULT_FRAME_DT_S,
+            particles_only: false,
             fog: None,
             samplers: Samplers::new(gpu)?,
             frame_buf: gpu.create_buffer(&BufferDesc {
@@ -123,26 +156,70 @@ impl HostRenderer {
         let constants = frame_uniform(scene, &view, world, (w, h), self.frame_index);
         self.frame_buf.write(0, bytemuck::bytes_of(&constants));
         self.frame_index = self.frame_index.wrapping_add(1);
-        self.prepare_fog(gpu, scene, settings, &view)?;
+        if self.particles_only {
+            self.fog = None;
+        } else {
+            self.prepare_fog(gpu, scene, settings, &view)?;
+        }
+        self.prepare_particles(gpu, scene, settings, time_s)?;
         let background = scene.ambient.sky.extend(1.0).to_array();
         let t = &self.targets;
         gpu.submit(|rec| {
             self.shadow.record(rec, world)?;
-            self.opaque.record(
-                rec,
-                (&self.frame_buf, world, &self.samplers),
-                &t.hdr,
-                &t.depth,
-                background,
-            )?;
+            if self.particles_only {
+                clear_targets(rec, t)?;
+            } else {
+                self.opaque.record(
+                    rec,
+                    (&self.frame_buf, world, &self.samplers),
+                    &t.hdr,
+                    &t.depth,
+                    background,
+                )?;
+            }
             if let Some(fog) = &self.fog {
                 self.inject.record(rec, &self.frame_buf, world, fog, &self.samplers);
                 self.integrate.record(rec, fog, fog.hist_out());
                 self.apply.record(rec, fog, &self.samplers, &t.depth, &t.hdr);
             }
+            if let Some(sp) = self.particles.as_mut() {
+                let fog = self.fog.as_ref();
+                self.particle_passes.record(
+                    rec,
+                    sp,
+                    &view,
+                    (&self.frame_buf, world, &self.samplers, fog),
+                    t,
+                )?;
+            }
             self.tonemap.record(rec, &t.hdr, &t.ldr, cam.exposure);
             Ok(())
         })
+    }
+
+    /// Makes the particle pool on the first frame of a scene with sources (none when
+    /// `RenderMaxPartCount` is 0), then moves the sources along their motion, sets the wind and
+    /// schedules this frame's simulation step.
+    fn prepare_particles(
+        &mut self,
+        gpu: &mut Gpu,
+        scene: &Scene,
+        settings: &Settings,
+        time_s: f32,
+    ) -> Result<()> {
+        if self.particles.is_none() && !scene.particles.is_empty() {
+            if let Some(desc) = ParticlePoolDesc::viewer(settings.max_part_count) {
+                self.particles = Some(SceneParticles::new(gpu, scene, &desc)?);
+            }
+        }
+        let Some(sp) = self.particles.as_mut() else { return Ok(()) };
+        for (src, &id) in scene.particles.iter().zip(&sp.ids) {
+            sp.pool.set_source_transform(id, src.position_at(time_s), src.rotation);
+            sp.pool.set_target_position(id, src.target);
+        }
+        sp.pool.set_wind(scene.wind);
+        sp.pool.prepare(self.frame_dt_s);
+        self.particle_passes.billboards.prepare(gpu, &sp.pairs)
     }
 
     /// Makes (or drops, or remakes) the froxel fog for these settings and writes its constants.
@@ -184,6 +261,96 @@ impl HostRenderer {
             .map(|c| std::array::from_fn(|i| crate::vk::conv::f16_to_f32(c[i])))
             .collect())
     }
+}
+
+/// The GPU particles of one scene: the pool (one source per `scene.particles` entry, in order),
+/// their textures and the blend pairs the sources use.
+pub struct SceneParticles {
+    /// The pool.
+    pub pool: GpuParticles,
+    /// The textures and per-source layers.
+    pub textures: ParticleTextures,
+    /// Source ids, in `scene.particles` order.
+    pub ids: Vec<SourceId>,
+    /// The blend pairs used (those whose dest factor is ONE last).
+    pub pairs: Vec<BlendPair>,
+    /// The far-to-near sort of the visible list.
+    pub sort: ParticleSortPass,
+}
+
+impl SceneParticles {
+    /// Creates the pool and adds every source of `scene`.
+    pub fn new(gpu: &mut Gpu, scene: &Scene, desc: &ParticlePoolDesc) -> Result<Self> {
+        let desc =
+            ParticlePoolDesc { max_sources: desc.max_sources.max(scene.particles.len() as u32), ..*desc };
+        let mut pool = GpuParticles::new(gpu, &desc)?;
+        let mut ids = Vec::with_capacity(scene.particles.len());
+        let mut pairs = Vec::new();
+        for src in &scene.particles {
+            ids.push(pool.add_source(SourceDesc {
+                sys: src.system,
+                position: src.position_at(0.0),
+                rotation: src.rotation,
+                target_position: src.target,
+                hud: src.hud,
+            })?);
+            let part = &src.system.part;
+            pairs.push((part.blend_func_source, part.blend_func_dest));
+        }
+        pairs.sort_by_key(|&p| (is_additive(p), p));
+        pairs.dedup();
+        let textures = ParticleTextures::for_scene(gpu, scene)?;
+        let sort = ParticleSortPass::new(gpu, desc.capacity)?;
+        Ok(SceneParticles { pool, textures, ids, pairs, sort })
+    }
+}
+
+/// The passes that simulate and draw the particles.
+struct ParticlePasses {
+    sim: ParticleSimPasses,
+    cull: ParticleCullPass,
+    billboards: BillboardsPass,
+}
+
+/// Frame constants, world, samplers and froxel fog, as the billboards read them.
+type LitInputs<'r> = (&'r Buffer, &'r World, &'r Samplers, Option<&'r FroxelFog>);
+
+impl ParticlePasses {
+    /// `particles.emit` + `particles.update` (the step `prepare` scheduled), `particles.cull`
+    /// against the camera, `particles.sort` far to near, then `particles.billboards` into `t`.
+    fn record(
+        &self,
+        rec: &mut crate::vk::recorder::Recorder<'_>,
+        sp: &mut SceneParticles,
+        view: &CameraView,
+        (frame, world, samplers, fog): LitInputs<'_>,
+        t: &Targets,
+    ) -> Result<()> {
+        sp.pool.record(rec, &self.sim);
+        sp.pool.record_cull(rec, &self.cull, &frustum_planes(view.clip_from_world));
+        sp.sort.record(rec, &sp.pool, view.position, view.forward);
+        let inputs = BillboardInputs {
+            frame,
+            world,
+            samplers,
+            particles: &sp.pool,
+            textures: &sp.textures,
+            fog,
+            camera: (view.forward, CAMERA_NEAR_M, CAMERA_FAR_M),
+            hdr: &t.hdr,
+            depth: &t.depth,
+        };
+        self.billboards.record(rec, &inputs, &sp.pairs)
+    }
+}
+
+/// Clears the HDR target to black and the depth to the far plane (particles-only frames).
+fn clear_targets(rec: &mut crate::vk::recorder::Recorder<'_>, t: &Targets) -> Result<()> {
+    let black = vk::ClearValue { color: vk::ClearColorValue { float32: [0.0, 0.0, 0.0, 1.0] } };
+    let far = vk::ClearValue { depth_stencil: vk::ClearDepthStencilValue { depth: 1.0, stencil: 0 } };
+    let color = Attachment { image: &t.hdr, clear: Some(black), layer: None };
+    let depth = Attachment { image: &t.depth, clear: Some(far), layer: None };
+    rec.render("frame.clear", &[color], Some(depth), &[], |_| ())
 }
 
 fn frame_uniform(

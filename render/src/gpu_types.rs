@@ -354,6 +354,34 @@ gpu_struct! {
     }
 }
 
+gpu_struct! {
+    size = 48;
+    /// Push constants of `particles.billboards` (and its depth copy).
+    pub struct BillboardPush {
+        /// Camera forward axis (unit, world); w = soft-particle fade distance (m, 0 = off).
+        pub forward_soft: [f32; 4],
+        /// x camera near plane (m), y far plane (m), z 1 when froxel fog is looked up, w unused.
+        pub planes: [f32; 4],
+        /// x blend pair drawn (source | dest << 8), y 1 = custom blend (no alpha discard),
+        /// z 1 = additive (dest ONE: no fog in-scatter added), w unused.
+        pub blend: [u32; 4],
+    }
+}
+
+gpu_struct! {
+    size = 48;
+    /// Push constants of `particles.sort` (keys, bitonic steps, write-back).
+    pub struct ParticleSortPush {
+        /// Camera position (m, world); w unused.
+        pub camera: [f32; 4],
+        /// Camera forward axis (unit); w unused.
+        pub forward: [f32; 4],
+        /// x mode (0 keys, 1 bitonic step, 2 write back), y step distance j, z block size k,
+        /// w padded length (a power of two).
+        pub params: [u32; 4],
+    }
+}
+
 /// Every mirrored struct, for the mirror test: (name, fields, size).
 pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
     fn entry<T: GpuStruct>() -> (&'static str, &'static [GpuField], usize) {
@@ -376,6 +404,8 @@ pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
         entry::<ParticleSimPush>(),
         entry::<GpuDrawIndirect>(),
         entry::<ParticleCullPush>(),
+        entry::<BillboardPush>(),
+        entry::<ParticleSortPush>(),
     ]
 }
 

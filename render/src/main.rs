@@ -126,6 +126,9 @@ enum Command {
         /// Write only the last frame.
         #[arg(long)]
         last: bool,
+        /// Draw only the particle systems (no opaque geometry or fog; black background).
+        #[arg(long)]
+        particles_only: bool,
         #[command(flatten)]
         settings: SettingsArgs,
     },
@@ -206,7 +209,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
                 return Ok(exit_code(cli::psys::EXIT_REJECTED));
             }
         },
-        Command::Render { scene, size, frames, fps, out, last, settings } => {
+        Command::Render { scene, size, frames, fps, out, last, particles_only, settings } => {
             anyhow::ensure!(fps.is_finite() && fps > 0.0, "--fps must be a positive number");
             let job = cli::render::RenderJob {
                 scene,
@@ -216,6 +219,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
                 fps,
                 out,
                 last_only: last,
+                particles_only,
                 settings_file: settings.file,
                 overrides: settings.overrides,
             };

@@ -30,6 +30,8 @@ pub struct RenderJob {
     pub out: PathBuf,
     /// Write only the last frame.
     pub last_only: bool,
+    /// Draw only the particle systems (opaque geometry and fog skipped, black background).
+    pub particles_only: bool,
     /// Settings-file path and `NAME=VALUE` overrides (applied after the scene's own).
     pub settings_file: Option<PathBuf>,
     /// Command-line overrides.
@@ -76,6 +78,8 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
     let mut gpu = Gpu::new(desc)?;
     let mut world = World::new(&mut gpu, &scene)?;
     let mut renderer = HostRenderer::new(&gpu, job.width, job.height)?;
+    renderer.frame_dt_s = 1.0 / job.fps;
+    renderer.particles_only = job.particles_only;
     gpu.profiler.clear();
     let stem = job.scene.file_stem().map_or_else(|| "scene".into(), |s| s.to_string_lossy().into_owned());
     for frame in 0..job.frames {

@@ -1,10 +1,12 @@
 //! One folder per pass, its GLSL beside its Rust.
 
+pub mod billboards;
 pub mod fill;
 pub mod fog_apply;
 pub mod froxel_inject;
 pub mod froxel_integrate;
 pub mod opaque;
 pub mod particle_sim;
+pub mod particle_sort;
 pub mod shadow;
 pub mod tonemap;

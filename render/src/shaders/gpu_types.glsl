@@ -151,4 +151,18 @@ struct ParticleCullPush {
     uvec4 counts;              // x alive list, y mode (0 reset, 1 cull), z capacity
 };
 
+// Push constants of particles.billboards (and its depth copy).
+struct BillboardPush {
+    vec4 forward_soft;         // xyz camera forward; w soft fade distance (m, 0 = off)
+    vec4 planes;               // x near (m), y far (m), z 1 = froxel fog on, w unused
+    uvec4 blend;               // x blend pair (src | dst << 8), y custom, z additive, w unused
+};
+
+// Push constants of particles.sort (keys, bitonic steps, write-back).
+struct ParticleSortPush {
+    vec4 camera;               // xyz camera position (m)
+    vec4 forward;              // xyz camera forward
+    uvec4 params;              // x mode (0 keys, 1 step, 2 write back), y j, z k, w padded length
+};
+
 #endif

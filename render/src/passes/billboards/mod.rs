@@ -1,0 +1,290 @@
+//! `particles.billboards`: the GPU-simulated particles drawn as camera-point-facing billboards in
+//! the alpha pass (sl-particles.md section 6; geometry in `billboards.vert`, shading in
+//! `billboards.frag`), over the visible list and indirect draw of `particles.cull`.
+//!
+//! Before drawing, `particles.billboards.depth_copy` turns the opaque depth into linear view depth
+//! (an R32F image), which the fragment shader samples for the soft-particle fade while the depth
+//! buffer itself stays the pass's depth attachment (test on, write off).
+//!
+//! Blending: one pipeline per legacy (source, dest) pair in use ([`pipeline`]; made on demand by
+//! [`BillboardsPass::prepare`] and cached by pair), RGB with the pair's factors and framebuffer
+//! alpha with (ZERO, ONE_MINUS_SRC_ALPHA). Each pair is one indirect draw of the whole (sorted)
+//! visible list in which particles of other pairs collapse, so the far-to-near order holds within
+//! a pair; pairs are drawn in the order given (the frame puts those whose dest is ONE last).
+//!
+//! Not drawn yet: HUD particles, ribbons (drawn as billboards), the glow pass.
+
+pub mod pipeline;
+
+use std::collections::HashMap;
+
+use ash::vk;
+
+use crate::error::Result;
+use crate::froxel::FroxelFog;
+use crate::gpu_types::{BillboardPush, FogUniform, GpuDrawIndirect};
+use crate::particle_textures::ParticleTextures;
+use crate::particles_gpu::GpuParticles;
+use crate::passes::opaque::lighting_binds;
+use crate::shaders;
+use crate::vk::context::Gpu;
+use crate::vk::graphics::Attachment;
+use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
+use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
+use crate::vk::sampler::Samplers;
+use crate::world::World;
+use particles::types::blend as bf;
+use pipeline::{BlendPipeline, BlendPipelineDesc};
+
+/// The pass name.
+pub const NAME: &str = "particles.billboards";
+/// Soft-particle fade distance, m: a billboard fades out over this depth in front of geometry.
+pub const SOFT_FADE_M: f32 = 0.5;
+/// Workgroup side of the depth copy.
+const TILE: u32 = 8;
+
+/// Lighting 0..5, pool, visible, source layers, textures, fog uniform, integrated fog, depth.
+const BINDINGS: [BindingKind; 13] = [
+    BindingKind::UniformBuffer,
+    BindingKind::StorageBuffer,
+    BindingKind::StorageBuffer,
+    BindingKind::StorageBuffer,
+    BindingKind::SampledImage,
+    BindingKind::SampledImage,
+    BindingKind::StorageBuffer,
+    BindingKind::StorageBuffer,
+    BindingKind::StorageBuffer,
+    BindingKind::SampledImage,
+    BindingKind::UniformBuffer,
+    BindingKind::SampledImage,
+    BindingKind::SampledImage,
+];
+
+/// A legacy blend pair: (source, dest) factor enum values.
+pub type BlendPair = (u8, u8);
+
+/// Custom blends (neither factor SOURCE_ALPHA) keep even nearly transparent fragments.
+pub fn is_custom(pair: BlendPair) -> bool {
+    pair.0 != bf::SOURCE_ALPHA && pair.1 != bf::SOURCE_ALPHA
+}
+
+/// Pairs that add to what is behind (dest factor ONE): no fog in-scatter is added with them.
+pub fn is_additive(pair: BlendPair) -> bool {
+    pair.1 == bf::ONE
+}
+
+/// What one billboard pass draws from and into.
+pub struct BillboardInputs<'r> {
+    /// Frame constants (`FrameUniform`).
+    pub frame: &'r Buffer,
+    /// The world (lighting inputs).
+    pub world: &'r World,
+    /// Samplers.
+    pub samplers: &'r Samplers,
+    /// The particle pool after `particles.cull`.
+    pub particles: &'r GpuParticles,
+    /// The particle textures.
+    pub textures: &'r ParticleTextures,
+    /// The froxel fog, when on.
+    pub fog: Option<&'r FroxelFog>,
+    /// Camera forward axis (unit) and near/far planes (m).
+    pub camera: (glam::Vec3, f32, f32),
+    /// HDR target (blended into).
+    pub hdr: &'r Image,
+    /// Opaque depth (tested, not written).
+    pub depth: &'r Image,
+}
+
+/// The billboard pipelines and their private images.
+pub struct BillboardsPass {
+    pipelines: HashMap<BlendPair, BlendPipeline>,
+    depth_copy: ComputePipeline,
+    linear_depth: Image,
+    no_fog_uniform: Buffer,
+    no_fog_volume: Image,
+}
+
+impl BillboardsPass {
+    /// Creates the pipelines and a `width` x `height` linear-depth image.
+    pub fn new(gpu: &Gpu, width: u32, height: u32) -> Result<Self> {
+        let copy_name = crate::names::resource(NAME, "depth_copy");
+        let copy_kinds = [BindingKind::SampledImage, BindingKind::StorageImage];
+        let image = |name, kind, format, extent, usage| {
+            gpu.create_image(&ImageDesc { name, kind, format, extent, layers: 1, array: false, usage })
+        };
+        use vk::ImageUsageFlags as U;
+        Ok(BillboardsPass {
+            pipelines: HashMap::new(),
+            depth_copy: gpu.create_compute_pipeline(
+                &copy_name,
+                shaders::PASSES_BILLBOARDS_DEPTH_COPY_COMP,
+                &copy_kinds,
+                std::mem::size_of::<BillboardPush>() as u32,
+            )?,
+            linear_depth: image(
+                "particles.billboards.linear_depth",
+                vk::ImageType::TYPE_2D,
+                vk::Format::R32_SFLOAT,
+                vk::Extent3D { width, height, depth: 1 },
+                U::STORAGE | U::SAMPLED,
+            )?,
+            no_fog_uniform: gpu.create_buffer(&BufferDesc {
+                name: "particles.billboards.no_fog",
+                size: std::mem::size_of::<FogUniform>() as u64,
+                usage: vk::BufferUsageFlags::UNIFORM_BUFFER,
+                location: MemoryLocation::CpuToGpu,
+            })?,
+            no_fog_volume: image(
+                "particles.billboards.no_fog_volume",
+                vk::ImageType::TYPE_3D,
+                vk::Format::R8G8B8A8_UNORM,
+                vk::Extent3D { width: 1, height: 1, depth: 1 },
+                U::SAMPLED | U::TRANSFER_DST,
+            )?,
+        })
+    }
+
+    /// Makes the pipelines of `pairs` that do not exist yet (outside a submission).
+    pub fn prepare(&mut self, gpu: &Gpu, pairs: &[BlendPair]) -> Result<()> {
+        for &pair in pairs {
+            if self.pipelines.contains_key(&pair) {
+                continue;
+            }
+            let desc = BlendPipelineDesc {
+                name: NAME,
+                stages: (
+                    shaders::PASSES_BILLBOARDS_BILLBOARDS_VERT,
+                    shaders::PASSES_BILLBOARDS_BILLBOARDS_FRAG,
+                ),
+                bindings: &BINDINGS,
+                push_size: std::mem::size_of::<BillboardPush>() as u32,
+                pair,
+            };
+            self.pipelines.insert(pair, BlendPipeline::new(gpu, &desc)?);
+        }
+        Ok(())
+    }
+
+    /// Records the depth copy and one indirect draw per pair of `pairs` (each made by
+    /// [`BillboardsPass::prepare`]; a pair without a pipeline is a bug).
+    pub fn record(
+        &self,
+        rec: &mut Recorder<'_>,
+        inp: &BillboardInputs<'_>,
+        pairs: &[BlendPair],
+    ) -> Result<()> {
+        let (forward, near, far) = inp.camera;
+        let mut push = BillboardPush {
+            forward_soft: forward.extend(SOFT_FADE_M).to_array(),
+            planes: [near, far, if inp.fog.is_some() { 1.0 } else { 0.0 }, 0.0],
+            blend: [0; 4],
+        };
+        self.record_depth_copy(rec, inp.depth, inp.samplers.nearest_clamp, &push);
+        let reads = self.reads(inp);
+        let color = Attachment { image: inp.hdr, clear: None, layer: None };
+        let depth = Attachment { image: inp.depth, clear: None, layer: None };
+        let draw_args = &inp.particles.draw_args;
+        rec.render(NAME, &[color], Some(depth), &reads, |rec| {
+            let binds = self.binds(inp);
+            for &pair in pairs {
+                let Some(pipe) = self.pipelines.get(&pair) else {
+                    crate::error::bug(&format!("{NAME}: no pipeline for blend pair {pair:?}"))
+                };
+                let packed = u32::from(pair.0) | (u32::from(pair.1) << 8);
+                push.blend = [packed, u32::from(is_custom(pair)), u32::from(is_additive(pair)), 0];
+                pipe.bind(rec, &binds, bytemuck::bytes_of(&push));
+                let stride = std::mem::size_of::<GpuDrawIndirect>() as u32;
+                // SAFETY: a graphics pipeline is bound inside a rendering instance; `draw_args` is
+                // alive, has INDIRECT_BUFFER usage and holds one command (declared IndirectRead).
+                unsafe { rec.device().cmd_draw_indirect(rec.cmd, draw_args.raw, 0, 1, stride) };
+            }
+        })
+    }
+
+    /// The froxel fog's uniform and integrated volume, or stand-ins when the fog is off.
+    fn fog_inputs<'r>(&'r self, inp: &BillboardInputs<'r>) -> (&'r Buffer, &'r Image) {
+        inp.fog.map_or((&self.no_fog_uniform, &self.no_fog_volume), |f| (&f.uniform, &f.integrated))
+    }
+
+    /// What the draw reads besides its attachments.
+    fn reads<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Use<'r>; 12] {
+        let (world, p) = (inp.world, inp.particles);
+        [
+            Use::Buffer(&world.objects, Access::FragmentRead),
+            Use::Buffer(&world.lights, Access::FragmentRead),
+            Use::Buffer(&world.shadow_views, Access::FragmentRead),
+            Use::Image(&world.shadow_atlas, Access::FragmentRead),
+            Use::Image(&world.projector_tex, Access::FragmentRead),
+            Use::Buffer(&p.pool, Access::VertexRead),
+            Use::Buffer(&p.visible, Access::VertexRead),
+            Use::Buffer(&p.draw_args, Access::IndirectRead),
+            Use::Buffer(&inp.textures.source_layers, Access::VertexRead),
+            Use::Image(&inp.textures.image, Access::FragmentRead),
+            Use::Image(self.fog_inputs(inp).1, Access::FragmentRead),
+            Use::Image(&self.linear_depth, Access::FragmentRead),
+        ]
+    }
+
+    /// The draw's resources in binding order (see [`BINDINGS`]).
+    fn binds<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Bind<'r>; 13] {
+        let ro = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
+        let (fog_uniform, fog_volume) = self.fog_inputs(inp);
+        let [b0, b1, b2, b3, b4, b5] = lighting_binds(inp.frame, inp.world, inp.samplers);
+        let p = inp.particles;
+        [
+            b0,
+            b1,
+            b2,
+            b3,
+            b4,
+            b5,
+            Bind::Buffer(&p.pool),
+            Bind::Buffer(&p.visible),
+            Bind::Buffer(&inp.textures.source_layers),
+            Bind::Sampled(&inp.textures.image, inp.samplers.linear_clamp, ro),
+            Bind::Buffer(fog_uniform),
+            Bind::Sampled(fog_volume, inp.samplers.linear_clamp, ro),
+            Bind::Sampled(&self.linear_depth, inp.samplers.nearest_clamp, ro),
+        ]
+    }
+
+    fn record_depth_copy(
+        &self,
+        rec: &mut Recorder<'_>,
+        depth: &Image,
+        sampler: vk::Sampler,
+        push: &BillboardPush,
+    ) {
+        let name = crate::names::resource(NAME, "depth_copy");
+        let uses =
+            [Use::Image(depth, Access::ComputeSampled), Use::Image(&self.linear_depth, Access::ComputeWrite)];
+        let (w, h) = (self.linear_depth.extent.width, self.linear_depth.extent.height);
+        rec.pass(&name, &uses, |rec| {
+            let binds = [
+                Bind::Sampled(depth, sampler, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL),
+                Bind::StorageImage(&self.linear_depth),
+            ];
+            rec.dispatch(
+                &self.depth_copy,
+                &binds,
+                bytemuck::bytes_of(push),
+                [w.div_ceil(TILE), h.div_ceil(TILE), 1],
+            );
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn custom_and_additive_pairs_are_recognised() {
+        assert!(!is_custom((7, 9)) && !is_additive((7, 9)));
+        assert!(!is_custom((7, 0)) && is_additive((7, 0)));
+        assert!(is_custom((0, 0)) && is_additive((0, 0)));
+        assert!(is_custom((2, 1)), "DEST_COLOR, ZERO: a custom (multiplicative) blend");
+        assert!(!is_custom((0, 7)), "a SOURCE_ALPHA dest keeps the threshold");
+    }
+}
