@@ -20,7 +20,7 @@ pub struct VertexLayout {
     pub attributes: Vec<(u32, vk::Format, u32)>,
 }
 
-/// Colour blending of attachment 0.
+/// Colour blending of every colour attachment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Blend {
     /// Replace.
@@ -29,6 +29,14 @@ pub enum Blend {
     PremultipliedOver,
     /// rgb = src + dst.
     Additive,
+    /// Explicit (source, destination) factors for colour and for alpha, both with ADD (the legacy
+    /// particle blend pairs).
+    Factors {
+        /// Colour factors.
+        color: (vk::BlendFactor, vk::BlendFactor),
+        /// Alpha factors.
+        alpha: (vk::BlendFactor, vk::BlendFactor),
+    },
 }
 
 /// What graphics pipeline to create.
@@ -195,17 +203,23 @@ fn vertex_input(
 fn blend_state(blend: Blend) -> vk::PipelineColorBlendAttachmentState {
     let all = vk::ColorComponentFlags::RGBA;
     let base = vk::PipelineColorBlendAttachmentState::default().color_write_mask(all);
-    let (src, dst) = match blend {
+    let (color, alpha) = match blend {
         Blend::Opaque => return base,
-        Blend::PremultipliedOver => (vk::BlendFactor::ONE, vk::BlendFactor::ONE_MINUS_SRC_ALPHA),
-        Blend::Additive => (vk::BlendFactor::ONE, vk::BlendFactor::ONE),
+        Blend::PremultipliedOver => {
+            let f = (vk::BlendFactor::ONE, vk::BlendFactor::ONE_MINUS_SRC_ALPHA);
+            (f, f)
+        }
+        Blend::Additive => {
+            ((vk::BlendFactor::ONE, vk::BlendFactor::ONE), (vk::BlendFactor::ONE, vk::BlendFactor::ONE))
+        }
+        Blend::Factors { color, alpha } => (color, alpha),
     };
     base.blend_enable(true)
-        .src_color_blend_factor(src)
-        .dst_color_blend_factor(dst)
+        .src_color_blend_factor(color.0)
+        .dst_color_blend_factor(color.1)
         .color_blend_op(vk::BlendOp::ADD)
-        .src_alpha_blend_factor(src)
-        .dst_alpha_blend_factor(dst)
+        .src_alpha_blend_factor(alpha.0)
+        .dst_alpha_blend_factor(alpha.1)
         .alpha_blend_op(vk::BlendOp::ADD)
 }
 

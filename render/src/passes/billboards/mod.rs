@@ -28,14 +28,14 @@ use crate::particles_gpu::GpuParticles;
 use crate::passes::opaque::lighting_binds;
 use crate::shaders;
 use crate::vk::context::Gpu;
-use crate::vk::graphics::Attachment;
+use crate::vk::graphics::{Attachment, GraphicsPipeline};
 use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
 use crate::vk::recorder::{Access, Recorder, Use};
 use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
 use crate::vk::sampler::Samplers;
 use crate::world::World;
 use particles::types::blend as bf;
-use pipeline::{BlendPipeline, BlendPipelineDesc};
+use pipeline::BlendPipelineDesc;
 
 /// The pass name.
 pub const NAME: &str = "particles.billboards";
@@ -98,7 +98,7 @@ pub struct BillboardInputs<'r> {
 
 /// The billboard pipelines and their private images.
 pub struct BillboardsPass {
-    pipelines: HashMap<BlendPair, BlendPipeline>,
+    pipelines: HashMap<BlendPair, GraphicsPipeline>,
     depth_copy: ComputePipeline,
     linear_depth: Image,
     no_fog_uniform: Buffer,
@@ -161,7 +161,7 @@ impl BillboardsPass {
                 push_size: std::mem::size_of::<BillboardPush>() as u32,
                 pair,
             };
-            self.pipelines.insert(pair, BlendPipeline::new(gpu, &desc)?);
+            self.pipelines.insert(pair, pipeline::create(gpu, &desc)?);
         }
         Ok(())
     }
@@ -193,7 +193,7 @@ impl BillboardsPass {
                 };
                 let packed = u32::from(pair.0) | (u32::from(pair.1) << 8);
                 push.blend = [packed, u32::from(is_custom(pair)), u32::from(is_additive(pair)), 0];
-                pipe.bind(rec, &binds, bytemuck::bytes_of(&push));
+                rec.bind_graphics(pipe, &binds, bytemuck::bytes_of(&push));
                 let stride = std::mem::size_of::<GpuDrawIndirect>() as u32;
                 // SAFETY: a graphics pipeline is bound inside a rendering instance; `draw_args` is
                 // alive, has INDIRECT_BUFFER usage and holds one command (declared IndirectRead).
