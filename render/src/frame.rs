@@ -208,7 +208,9 @@ impl HostRenderer {
         time_s: f32,
     ) -> Result<()> {
         if self.particles.is_none() && !scene.particles.is_empty() {
-            if let Some(desc) = ParticlePoolDesc::viewer(settings.max_part_count) {
+            if let Some(desc) =
+                ParticlePoolDesc::for_settings(settings.max_part_count, settings.particle_capacity)
+            {
                 self.particles = Some(SceneParticles::new(gpu, scene, &desc)?);
             }
         }

@@ -72,6 +72,18 @@ impl ParticlePoolDesc {
         let capacity = u32::try_from(max_part_count).ok().filter(|&n| n > 0)?.min(HARD_MAX_PARTICLES);
         Some(ParticlePoolDesc { capacity, max_sources: DEFAULT_MAX_SOURCES, seed: 0 })
     }
+
+    /// The pool for these settings: the viewer's ([`ParticlePoolDesc::viewer`]) unless
+    /// `RenderVKParticleCapacity` asks for more than the viewer's hard cap, which sizes the pool
+    /// for stress runs (the capacity then is the budget); `None` when particles are off.
+    pub fn for_settings(max_part_count: i32, capacity: u32) -> Option<Self> {
+        let viewer = Self::viewer(max_part_count)?;
+        if capacity > HARD_MAX_PARTICLES {
+            Some(ParticlePoolDesc { capacity: capacity.min(MAX_CAPACITY), ..viewer })
+        } else {
+            Some(viewer)
+        }
+    }
 }
 
 /// What [`GpuParticles::prepare`] scheduled for the frame.
@@ -413,6 +425,15 @@ fn gpu_burst(source: u32, b: &Burst, object_rotation: Quat, first_candidate: u32
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stress_capacity_only_applies_above_the_viewer_cap() {
+        let capacity = |n, c| ParticlePoolDesc::for_settings(n, c).map(|d| d.capacity);
+        assert_eq!(capacity(4096, 8192), Some(4096), "the default capacity keeps the viewer's budget");
+        assert_eq!(capacity(4096, 1_000_000), Some(1_000_000));
+        assert_eq!(capacity(0, 1_000_000), None, "RenderMaxPartCount 0 turns particles off");
+        assert_eq!(capacity(4096, u32::MAX), Some(MAX_CAPACITY));
+    }
 
     #[test]
     fn viewer_capacity_is_the_setting_capped_at_the_hard_limit() {

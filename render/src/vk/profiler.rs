@@ -7,8 +7,9 @@ use serde::Serialize;
 use super::context::Shared;
 use crate::error::{Result, VkResultExt};
 
-/// Timestamp scopes per frame (two queries each).
-const MAX_SCOPES: u32 = 128;
+/// Timestamp scopes per frame (two queries each). A bitonic sort of a million particles alone
+/// records 231 scopes (one per step), so this is generous.
+const MAX_SCOPES: u32 = 2048;
 
 /// Per-pass GPU time over the frames recorded so far.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -79,6 +80,9 @@ impl Profiler {
 
     pub(crate) fn begin_scope(&mut self, shared: &Shared, cmd: vk::CommandBuffer, name: &str) {
         if !self.enabled() || !self.timed || self.next_query + 2 > 2 * MAX_SCOPES {
+            if self.enabled() && self.timed {
+                tracing::warn!("more than {MAX_SCOPES} timed scopes in one frame: {name} is not timed");
+            }
             self.open.push((name.to_owned(), u32::MAX));
             return;
         }
