@@ -18,6 +18,7 @@ pub mod particle_textures;
 pub mod particles_gpu;
 pub mod passes;
 pub mod scene;
+pub mod textures;
 pub mod view;
 pub mod vk;
 pub mod world;

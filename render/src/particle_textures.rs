@@ -6,10 +6,11 @@
 
 use ash::vk;
 
-use crate::error::{RenderError, Result};
+use crate::error::Result;
 use crate::scene::Scene;
+use crate::textures;
 use crate::vk::context::Gpu;
-use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
+use crate::vk::resource::{Buffer, BufferDesc, Image, MemoryLocation};
 
 /// Side of every layer, texels (the default texture's own size).
 pub const PARTICLE_TEXTURE_SIZE: u32 = 128;
@@ -37,14 +38,8 @@ impl ParticleTextures {
                 layers.push(i as u32 + 1);
                 continue;
             }
-            let path = scene.textures.get(name).ok_or_else(|| {
-                RenderError::Unsupported(format!("particle source {} names unknown texture {name}", src.name))
-            })?;
-            // The texture-stats loader bounds dimensions and file size for untrusted images.
-            let img = assetstats::load_rgba(path).map_err(|e| {
-                RenderError::Unsupported(format!("particle source {}: texture {name}: {e}", src.name))
-            })?;
-            images.push(resized(&img));
+            let user = format!("particle source {}", src.name);
+            images.push(textures::load_named(scene, name, &user, PARTICLE_TEXTURE_SIZE)?);
             names.push(name);
             layers.push(names.len() as u32);
         }
@@ -54,22 +49,12 @@ impl ParticleTextures {
     /// Uploads `images` (any sizes; resized to [`PARTICLE_TEXTURE_SIZE`]) as the layers and
     /// `source_layers[i]` as source `i`'s layer. An empty image list gets the default texture.
     pub fn from_images(gpu: &mut Gpu, images: &[image::RgbaImage], source_layers: &[u32]) -> Result<Self> {
-        let mut layers: Vec<image::RgbaImage> = images.iter().map(resized).collect();
+        let mut layers: Vec<image::RgbaImage> =
+            images.iter().map(|i| textures::resized(i, PARTICLE_TEXTURE_SIZE)).collect();
         if layers.is_empty() {
             layers.push(default_layer());
         }
-        let size = PARTICLE_TEXTURE_SIZE;
-        let image = gpu.create_image(&ImageDesc {
-            name: "particles.textures",
-            kind: vk::ImageType::TYPE_2D,
-            format: vk::Format::R8G8B8A8_SRGB,
-            extent: vk::Extent3D { width: size, height: size, depth: 1 },
-            layers: layers.len() as u32,
-            array: true,
-            usage: vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
-        })?;
-        let bytes: Vec<u8> = layers.iter().flat_map(|l| l.as_raw().iter().copied()).collect();
-        gpu.upload_image(&image, &bytes)?;
+        let image = textures::upload_array(gpu, "particles.textures", &layers, PARTICLE_TEXTURE_SIZE)?;
         let count = layers.len() as u32;
         let table: Vec<u32> = source_layers.iter().map(|&l| l.min(count - 1)).collect();
         let table = if table.is_empty() { vec![0] } else { table };
@@ -85,13 +70,5 @@ impl ParticleTextures {
 }
 
 fn default_layer() -> image::RgbaImage {
-    resized(&assetstats::default_particle_texture())
-}
-
-fn resized(img: &image::RgbaImage) -> image::RgbaImage {
-    let size = PARTICLE_TEXTURE_SIZE;
-    if img.width() == size && img.height() == size {
-        return img.clone();
-    }
-    image::imageops::resize(img, size, size, image::imageops::FilterType::Triangle)
+    textures::resized(&assetstats::default_particle_texture(), PARTICLE_TEXTURE_SIZE)
 }

@@ -6,9 +6,10 @@
 use ash::vk;
 use glam::{Mat4, Vec3};
 
-use crate::error::{RenderError, Result};
+use crate::error::Result;
 use crate::gpu_types::{GpuLight, GpuObject, ShadowView};
 use crate::scene::{mesh_for, LightKind, Scene};
+use crate::textures;
 use crate::view::{self, CameraView, CASCADES};
 use crate::vk::context::Gpu;
 use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
@@ -107,7 +108,8 @@ impl World {
         let light_count = gpu_lights.len() as u32;
         let padded = if gpu_lights.is_empty() { vec![GpuLight::default()] } else { gpu_lights };
         let lights = upload(gpu, "world.lights", bytemuck::cast_slice(&padded), storage)?;
-        let projector_tex = upload_layers(gpu, "world.projector_tex", &projector_images)?;
+        let projector_tex =
+            textures::upload_array(gpu, "world.projector_tex", &projector_images, PROJECTOR_TEXTURE_SIZE)?;
         let shadow_atlas = gpu.create_image(&ImageDesc {
             name: "world.shadow_atlas",
             kind: vk::ImageType::TYPE_2D,
@@ -302,34 +304,10 @@ fn load_projector_textures(scene: &Scene) -> Result<ProjectorTextures> {
         if names.contains(texture) {
             continue;
         }
-        let path = scene.textures.get(texture).ok_or_else(|| {
-            RenderError::BadInput(format!("projector {} names unknown texture {texture}", light.name))
-        })?;
-        // The texture-stats loader bounds dimensions and file size for untrusted images.
-        let img = assetstats::load_rgba(path).map_err(|e| {
-            RenderError::BadInput(format!("projector {}: texture {texture}: {e}", light.name))
-        })?;
-        let size = PROJECTOR_TEXTURE_SIZE;
-        images.push(image::imageops::resize(&img, size, size, image::imageops::FilterType::Triangle));
+        let user = format!("projector {}", light.name);
+        images.push(textures::load_named(scene, texture, &user, PROJECTOR_TEXTURE_SIZE)?);
         names.push(texture.clone());
     }
     let lookup = move |name: &str| names.iter().position(|n| n == name).map_or(0, |i| i as u32 + 1);
     Ok((images, Box::new(lookup)))
-}
-
-/// Uploads same-size RGBA8 (sRGB) images as the layers of one sampled 2D array.
-fn upload_layers(gpu: &mut Gpu, name: &str, layers: &[image::RgbaImage]) -> Result<Image> {
-    let size = PROJECTOR_TEXTURE_SIZE;
-    let img = gpu.create_image(&ImageDesc {
-        name,
-        kind: vk::ImageType::TYPE_2D,
-        format: vk::Format::R8G8B8A8_SRGB,
-        extent: vk::Extent3D { width: size, height: size, depth: 1 },
-        layers: layers.len() as u32,
-        array: true,
-        usage: vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
-    })?;
-    let bytes: Vec<u8> = layers.iter().flat_map(|l| l.as_raw().iter().copied()).collect();
-    gpu.upload_image(&img, &bytes)?;
-    Ok(img)
 }
