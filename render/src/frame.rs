@@ -152,8 +152,8 @@ impl HostRenderer {
         let cam = scene.camera_at(time_s);
         let view = CameraView::new(cam.position, cam.target, cam.fov_y_deg, w as f32 / h as f32);
         let to_sun = scene.sun.direction.try_normalize().unwrap_or(Vec3::Z);
-        world.update_shadow_views(&view, to_sun);
-        let constants = frame_uniform(scene, &view, world, (w, h), self.frame_index);
+        let cascade_far = world.update_shadow_views(&view, to_sun);
+        let constants = frame_uniform(scene, &view, world, cascade_far, (w, h), self.frame_index);
         self.frame_buf.write(0, bytemuck::bytes_of(&constants));
         self.frame_index = self.frame_index.wrapping_add(1);
         if self.particles_only {
@@ -359,6 +359,7 @@ fn frame_uniform(
     scene: &Scene,
     view: &CameraView,
     world: &World,
+    cascade_far: [f32; 4],
     (w, h): (u32, u32),
     index: u32,
 ) -> FrameUniform {
@@ -372,7 +373,7 @@ fn frame_uniform(
         sun_color: s.color.extend(if s.shadows { 1.0 } else { 0.0 }).to_array(),
         ambient_sky: scene.ambient.sky.extend(0.0).to_array(),
         ambient_ground: scene.ambient.ground.extend(0.0).to_array(),
-        cascade_far: World::cascade_far(view, to_sun),
+        cascade_far,
         screen: [w as f32, h as f32, 1.0 / w as f32, 1.0 / h as f32],
         counts: [world.light_count, CASCADES as u32, index, SHADOW_MAP_SIZE],
     }

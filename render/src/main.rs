@@ -49,6 +49,58 @@ enum SettingsAction {
     },
 }
 
+/// `particle-fog render` options.
+#[derive(clap::Args, Debug)]
+struct RenderArgs {
+    /// The scene file (TOML; see scenes/README.md).
+    scene: PathBuf,
+    /// Output size in pixels.
+    #[arg(long, default_value = "1280x720", value_parser = cli::render::parse_size)]
+    size: (u32, u32),
+    /// Frames to render.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    frames: u32,
+    /// Simulated frames per second.
+    #[arg(long, default_value_t = 30.0)]
+    fps: f32,
+    /// Output folder.
+    #[arg(long, default_value = "out")]
+    out: PathBuf,
+    /// Write only the last frame.
+    #[arg(long)]
+    last: bool,
+    /// Draw only the particle systems (no opaque geometry or fog; black background).
+    #[arg(long)]
+    particles_only: bool,
+    #[command(flatten)]
+    settings: SettingsArgs,
+}
+
+/// `particle-fog classify` options.
+#[derive(clap::Args, Debug)]
+struct ClassifyArgs {
+    /// An LSL script.
+    #[arg(long, group = "input")]
+    lsl: Option<PathBuf>,
+    /// A PSYS block as hex.
+    #[arg(long, group = "input")]
+    hex: Option<String>,
+    /// A scene file.
+    #[arg(long, group = "input")]
+    scene: Option<PathBuf>,
+    /// Images named like the systems' textures (by file stem: name or UUID).
+    #[arg(long, value_name = "DIR")]
+    texture_dir: Option<PathBuf>,
+    /// How a texture without statistics is treated (unknown: stays a billboard).
+    #[arg(long, default_value = "unknown", value_name = "unknown|soft|shaped")]
+    unknown_texture: String,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    #[command(flatten)]
+    settings: SettingsArgs,
+}
+
 #[derive(Subcommand, Debug)]
 enum PsysAction {
     /// Decode a PSYS block (hex) exactly as the viewer does; JSON out; exit 3 when rejected.
@@ -71,28 +123,7 @@ enum Command {
         action: PsysAction,
     },
     /// Why each particle system does or does not become fog: verdict, score, exclusions, factors.
-    Classify {
-        /// An LSL script.
-        #[arg(long, group = "input")]
-        lsl: Option<PathBuf>,
-        /// A PSYS block as hex.
-        #[arg(long, group = "input")]
-        hex: Option<String>,
-        /// A scene file.
-        #[arg(long, group = "input")]
-        scene: Option<PathBuf>,
-        /// Images named like the systems' textures (by file stem: name or UUID).
-        #[arg(long, value_name = "DIR")]
-        texture_dir: Option<PathBuf>,
-        /// How a texture without statistics is treated (unknown: stays a billboard).
-        #[arg(long, default_value = "unknown", value_name = "unknown|soft|shaped")]
-        unknown_texture: String,
-        /// Print JSON instead of a table.
-        #[arg(long)]
-        json: bool,
-        #[command(flatten)]
-        settings: SettingsArgs,
-    },
+    Classify(ClassifyArgs),
     /// Texture statistics (mean alpha, edge energy, colour, softness, soft/shaped verdict).
     Texstats {
         /// PNG, TGA or JPEG files.
@@ -108,30 +139,7 @@ enum Command {
         script: PathBuf,
     },
     /// Render a scene to PNG images and print per-pass GPU timings.
-    Render {
-        /// The scene file (TOML; see scenes/README.md).
-        scene: PathBuf,
-        /// Output size in pixels.
-        #[arg(long, default_value = "1280x720", value_parser = cli::render::parse_size)]
-        size: (u32, u32),
-        /// Frames to render.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
-        frames: u32,
-        /// Simulated frames per second.
-        #[arg(long, default_value_t = 30.0)]
-        fps: f32,
-        /// Output folder.
-        #[arg(long, default_value = "out")]
-        out: PathBuf,
-        /// Write only the last frame.
-        #[arg(long)]
-        last: bool,
-        /// Draw only the particle systems (no opaque geometry or fog; black background).
-        #[arg(long)]
-        particles_only: bool,
-        #[command(flatten)]
-        settings: SettingsArgs,
-    },
+    Render(RenderArgs),
     /// Read and change viewer settings in a settings.xml (LLSD), keeping every other key.
     Settings {
         /// The settings file.
@@ -183,18 +191,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         Command::Psys { action: PsysAction::Encode { source } } => {
             println!("{}", cli::psys::encode(&source)?)
         }
-        Command::Classify { lsl, hex, scene, texture_dir, unknown_texture, json, settings } => {
-            let source = match (lsl, hex, scene) {
-                (Some(p), None, None) => cli::classify::Source::Lsl(p),
-                (None, Some(h), None) => cli::classify::Source::Hex(h),
-                (None, None, Some(p)) => cli::classify::Source::Scene(p),
-                _ => anyhow::bail!("give exactly one of --lsl FILE, --hex HEX or --scene FILE"),
-            };
-            let policy: fog::report::UnknownTexturePolicy = unknown_texture.parse()?;
-            let s = cli::classify::settings_for(settings.file.as_ref(), &settings.overrides)?;
-            print!("{}", cli::classify::run(&source, texture_dir.as_deref(), policy, &s, json)?.trim_end());
-            println!();
-        }
+        Command::Classify(a) => run_classify(a)?,
         Command::Texstats { files, json } => {
             if json {
                 println!("{}", serde_json::to_string_pretty(&assetstats::texstats_json(&files))?);
@@ -209,27 +206,7 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
                 return Ok(exit_code(cli::psys::EXIT_REJECTED));
             }
         },
-        Command::Render { scene, size, frames, fps, out, last, particles_only, settings } => {
-            anyhow::ensure!(fps.is_finite() && fps > 0.0, "--fps must be a positive number");
-            let job = cli::render::RenderJob {
-                scene,
-                width: size.0,
-                height: size.1,
-                frames,
-                fps,
-                out,
-                last_only: last,
-                particles_only,
-                settings_file: settings.file,
-                overrides: settings.overrides,
-            };
-            let report = cli::render::run(&job, &desc)?;
-            println!(
-                "{} on {} at {}x{}, {} frame(s):",
-                report.scene, report.device, report.width, report.height, report.frames
-            );
-            print!("{}", render::vk::profiler::format_table(&report.passes));
-        }
+        Command::Render(a) => run_render(a, &desc)?,
         Command::Devices { json } => {
             let devices = cli::devices::list(args.validation)?;
             if json {
@@ -248,4 +225,40 @@ fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn run_classify(a: ClassifyArgs) -> anyhow::Result<()> {
+    let source = match (a.lsl, a.hex, a.scene) {
+        (Some(p), None, None) => cli::classify::Source::Lsl(p),
+        (None, Some(h), None) => cli::classify::Source::Hex(h),
+        (None, None, Some(p)) => cli::classify::Source::Scene(p),
+        _ => anyhow::bail!("give exactly one of --lsl FILE, --hex HEX or --scene FILE"),
+    };
+    let policy: fog::report::UnknownTexturePolicy = a.unknown_texture.parse()?;
+    let s = cli::classify::settings_for(a.settings.file.as_ref(), &a.settings.overrides)?;
+    println!("{}", cli::classify::run(&source, a.texture_dir.as_deref(), policy, &s, a.json)?.trim_end());
+    Ok(())
+}
+
+fn run_render(a: RenderArgs, desc: &render::GpuDesc) -> anyhow::Result<()> {
+    anyhow::ensure!(a.fps.is_finite() && a.fps > 0.0, "--fps must be a positive number");
+    let job = cli::render::RenderJob {
+        scene: a.scene,
+        width: a.size.0,
+        height: a.size.1,
+        frames: a.frames,
+        fps: a.fps,
+        out: a.out,
+        last_only: a.last,
+        particles_only: a.particles_only,
+        settings_file: a.settings.file,
+        overrides: a.settings.overrides,
+    };
+    let report = cli::render::run(&job, desc)?;
+    println!(
+        "{} on {} at {}x{}, {} frame(s):",
+        report.scene, report.device, report.width, report.height, report.frames
+    );
+    print!("{}", render::vk::profiler::format_table(&report.passes));
+    Ok(())
 }

@@ -140,7 +140,8 @@ impl World {
     }
 
     /// Recomputes every shadow view for this camera and writes them (call between submissions).
-    pub fn update_shadow_views(&mut self, camera: &CameraView, to_sun: Vec3) {
+    /// Returns the view distance (m) at the far end of each sun cascade, for the frame constants.
+    pub fn update_shadow_views(&mut self, camera: &CameraView, to_sun: Vec3) -> [f32; 4] {
         let cascades = view::sun_cascades(camera, to_sun, SHADOW_MAP_SIZE);
         let views: Vec<ShadowView> = self
             .shadow_layers
@@ -160,12 +161,7 @@ impl World {
             })
             .collect();
         self.shadow_views.write(0, bytemuck::cast_slice(&views));
-    }
-
-    /// View distance (m) at the far end of each cascade, for the frame constants.
-    pub fn cascade_far(camera: &CameraView, to_sun: Vec3) -> [f32; 4] {
-        let c = view::sun_cascades(camera, to_sun, SHADOW_MAP_SIZE);
-        std::array::from_fn(|i| c.get(i).map_or(0.0, |c| c.far_m))
+        std::array::from_fn(|i| cascades.get(i).map_or(0.0, |c| c.far_m))
     }
 }
 
