@@ -93,3 +93,43 @@ fn classify_without_the_texture_keeps_systems_billboards() {
         .as_array()
         .is_some_and(|e| e.iter().any(|x| x == "unknown_texture")));
 }
+
+#[test]
+fn a_settings_file_does_not_switch_the_master_toggle_back_off() {
+    let dir = std::env::temp_dir().join(format!("pf-cli-classify-settings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let script = dir.join("fog_machine.lsl");
+    std::fs::write(&script, SCRIPT).expect("script");
+    // A user's settings file that changes an unrelated setting and says nothing of the toggle.
+    let settings = dir.join("settings.xml");
+    std::fs::write(
+        &settings,
+        "<?xml version=\"1.0\" ?>\n<llsd>\n<map>\n<key>RenderMaxPartCount</key>\n<map>\n\
+         <key>Comment</key><string>x</string><key>Persist</key><integer>1</integer>\n\
+         <key>Type</key><string>S32</string><key>Value</key><integer>2048</integer>\n</map>\n</map>\n</llsd>\n",
+    )
+    .expect("settings");
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_particle-fog"))
+            .args([
+                "classify",
+                "--lsl",
+                script.to_str().expect("utf-8"),
+                "--unknown-texture",
+                "soft",
+                "--json",
+            ])
+            .args(["--settings", settings.to_str().expect("utf-8")])
+            .args(extra)
+            .output()
+            .expect("run");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).expect("JSON")
+    };
+    assert_eq!(run(&[])["systems"][0]["verdict"], "fog");
+    let off = run(&["--set", "RenderVKParticleFog=false"]);
+    assert_eq!(off["systems"][0]["verdict"], "billboard");
+    assert!(off["systems"][0]["exclusions"]
+        .as_array()
+        .is_some_and(|e| e.iter().any(|x| x == "particle_fog_off")));
+}

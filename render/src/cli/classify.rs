@@ -2,8 +2,8 @@
 //! [--unknown-texture unknown|soft|shaped] [--json]`: why each particle system does or does not
 //! become fog.
 //!
-//! The master toggle `RenderVKParticleFog` is switched on before the user's settings file and
-//! `--set` overrides are applied, so a creator sees the content's verdict; `--set
+//! The master toggle `RenderVKParticleFog` is switched on after the user's settings file is read
+//! (it is off by default, and a creator wants the content's verdict); `--set
 //! RenderVKParticleFog=false` shows the toggle's own effect.
 
 use std::collections::HashMap;
@@ -62,20 +62,15 @@ pub fn run(
     })
 }
 
-/// Settings for classification: defaults with the master toggle on, then the file, then overrides.
+/// Settings for classification: the file's (or the defaults), then the master toggle switched on,
+/// then the `--set` overrides.
 pub fn settings_for(file: Option<&PathBuf>, overrides: &[String]) -> anyhow::Result<Settings> {
-    let mut all = vec!["RenderVKParticleFog=true".to_owned()];
-    if let Some(path) = file {
-        let from_file = settings::SettingsFile::open(path)?.settings;
-        all.extend(
-            settings::SETTINGS
-                .iter()
-                .filter_map(|d| from_file.get(d.name).ok().map(|v| format!("{}={v}", d.name))),
-        );
-    }
-    all.extend_from_slice(overrides);
-    let mut s = Settings::default();
-    settings::cli::apply_overrides(&mut s, &all)?;
+    let mut s = match file {
+        Some(path) => settings::SettingsFile::open(path)?.settings,
+        None => Settings::default(),
+    };
+    s.particle_fog = true;
+    settings::cli::apply_overrides(&mut s, overrides)?;
     Ok(s)
 }
 
