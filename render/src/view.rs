@@ -136,11 +136,15 @@ pub fn spot_view(position: Vec3, direction: Vec3, up_hint: Vec3, fov_y: f32, ran
 /// The six 90-degree views of a point light, in the order the shaders select faces:
 /// +X, -X, +Y, -Y, +Z, -Z.
 pub fn point_faces(position: Vec3, range: f32) -> [Mat4; 6] {
-    let dirs = [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z];
-    dirs.map(|d| {
-        let up = if d.z.abs() > 0.5 { Vec3::Y } else { Vec3::Z };
-        spot_view(position, d, up, std::f32::consts::FRAC_PI_2, range)
-    })
+    std::array::from_fn(|face| point_face(position, range, face))
+}
+
+/// Face `face` (0..6, order as [`point_faces`]) of a point light.
+pub fn point_face(position: Vec3, range: f32, face: usize) -> Mat4 {
+    const DIRS: [Vec3; 6] = [Vec3::X, Vec3::NEG_X, Vec3::Y, Vec3::NEG_Y, Vec3::Z, Vec3::NEG_Z];
+    let d = DIRS[face % 6];
+    let up = if d.z.abs() > 0.5 { Vec3::Y } else { Vec3::Z };
+    spot_view(position, d, up, std::f32::consts::FRAC_PI_2, range)
 }
 
 /// Projects a world point with `clip_from_world`: (uv in 0..1 with v down, depth 0..1).

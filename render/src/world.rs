@@ -155,7 +155,7 @@ impl World {
                     shadow_view(m, perspective_texel_m(fov_y), false)
                 }
                 ShadowLayer::PointFace { position, range, face } => {
-                    let m = view::point_faces(position, range)[face];
+                    let m = view::point_face(position, range, face);
                     shadow_view(m, perspective_texel_m(std::f32::consts::FRAC_PI_2), false)
                 }
             })
