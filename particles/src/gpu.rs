@@ -13,12 +13,26 @@
 //! burst). FOLLOW_SRC and TARGET_LINEAR zero the burst radius after the source's first candidate,
 //! which [`Burst::first_radius_m`] carries.
 //!
-//! Not modelled here (the GPU path's first version): the global burst share and distance
-//! throttling, which the reference applies only with a budget or a camera.
+//! [`BurstScheduler`] runs every source's clock in one frame with the reference's budget and
+//! distance throttle (`sim/budget.rs`, `sim/throttle.rs`): with a budget, sources go in the
+//! viewer's hashed start order and direction ([`crate::sim::budget_source_order`]); before each
+//! burst a source stops for the frame when the live count is above `RenderMaxPartCount`, or when
+//! distance throttling skips it; otherwise each candidate is later dropped on the GPU with
+//! probability `max(1 - share, throttle)` from the same hashed draw as the reference. The share
+//! and the adaptive reference rate move every 16 frames from the live count the GPU reports
+//! ([`BurstScheduler::end_frame`]).
+//!
+//! One approximation: the CPU does not see which candidates the GPU drops, so the limit test
+//! counts this frame's earlier candidates as if all were kept (the reference counts the kept
+//! ones). It can only stop a source earlier than the reference, and only within a frame in
+//! which the live count is already near the limit.
 
 use glam::Quat;
 
-use crate::sim::{MAX_STEP_DT_S, MIN_BURST_RATE_S};
+use crate::sim::{
+    budget_source_order, burst_throttle, Budget, Camera, SourceDesc, Throttle, INITIAL_REF_RATE,
+    MAX_STEP_DT_S, MIN_BURST_RATE_S,
+};
 use crate::types::{PartFlags, PartSysData};
 
 /// `pending` never exceeds `max(this, 10 * burst_rate)`, seconds (as in the reference).
@@ -52,6 +66,17 @@ pub struct Burst {
     pub first_radius_m: f32,
     /// Emission radius of the other candidates, metres.
     pub radius_m: f32,
+    /// Each candidate is dropped with at least this probability (distance throttling).
+    pub drop_at_least: f32,
+}
+
+/// What the budget and the distance throttle allow before a burst.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BurstGate {
+    /// No more bursts this frame (above the particle limit, or throttled away).
+    Stop,
+    /// Burst, each candidate dropped with at least this probability.
+    Emit(f32),
 }
 
 /// The burst clock of one source (the reference's `elapsed` / `last_emit` / `R` / serial state).
@@ -87,9 +112,21 @@ impl SourceClock {
         }
     }
 
-    /// Advances one frame of clamped step `dt` ([`step_dt`]) and appends this frame's bursts to
-    /// `out`.
+    /// Advances one frame of clamped step `dt` ([`step_dt`]) with no budget and no camera, and
+    /// appends this frame's bursts to `out`.
     pub fn step(&mut self, sys: &PartSysData, dt: f32, out: &mut Vec<Burst>) {
+        self.step_gated(sys, dt, &mut |_| BurstGate::Emit(0.0), out);
+    }
+
+    /// As [`SourceClock::step`], asking `gate` (with the burst's candidate count) before each
+    /// burst, after the omega advance, as the reference's loop does.
+    pub fn step_gated(
+        &mut self,
+        sys: &PartSysData,
+        dt: f32,
+        gate: &mut impl FnMut(u32) -> BurstGate,
+        out: &mut Vec<Burst>,
+    ) {
         let before = self.elapsed;
         self.elapsed += dt;
         if !self.emitting {
@@ -106,7 +143,11 @@ impl SourceClock {
         while pending > rate || first {
             first = false;
             self.advance_omega(sys, dt);
-            out.push(self.burst(sys));
+            let BurstGate::Emit(drop_at_least) = gate(u32::from(sys.burst_part_count)) else {
+                self.last_emit = self.elapsed;
+                break;
+            };
+            out.push(Burst { drop_at_least, ..self.burst(sys) });
             self.last_emit = self.elapsed;
             pending -= rate;
         }
@@ -125,6 +166,7 @@ impl SourceClock {
             omega_rot: self.omega_rot,
             first_radius_m,
             radius_m: self.radius_m,
+            drop_at_least: 0.0,
         };
         self.next_serial = self.next_serial.wrapping_add(count);
         burst
@@ -139,6 +181,133 @@ impl SourceClock {
         } else {
             Quat::IDENTITY
         };
+    }
+}
+
+/// One source as the scheduler keeps it: its description and its clock.
+#[derive(Clone, Copy, Debug)]
+pub struct ScheduledSource {
+    /// What the source emits, where.
+    pub desc: SourceDesc,
+    /// Its burst clock.
+    pub clock: SourceClock,
+}
+
+impl ScheduledSource {
+    /// A fresh source (the burst rate floored at [`MIN_BURST_RATE_S`], as the reference does).
+    pub fn new(desc: SourceDesc) -> Self {
+        let mut desc = desc;
+        desc.sys.burst_rate = desc.sys.burst_rate.max(MIN_BURST_RATE_S);
+        ScheduledSource { clock: SourceClock::new(&desc.sys), desc }
+    }
+}
+
+/// What one frame of scheduling produced.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Schedule {
+    /// Bursts scheduled.
+    pub bursts: u32,
+    /// Candidates scheduled.
+    pub candidates: u32,
+    /// Bursts stopped by the particle limit or by distance throttling.
+    pub bursts_stopped: u32,
+    /// The burst share every candidate is kept with (1 without a budget).
+    pub share: f32,
+}
+
+/// The per-frame CPU half of the GPU particle path: clocks, budget, throttle (module docs).
+#[derive(Clone, Debug)]
+pub struct BurstScheduler {
+    seed: u64,
+    budget: Option<Budget>,
+    camera: Option<Camera>,
+    frame: u64,
+    live: u32,
+}
+
+impl BurstScheduler {
+    /// A scheduler without a budget or a camera; `seed` is the simulation seed.
+    pub fn new(seed: u64) -> Self {
+        BurstScheduler { seed, budget: None, camera: None, frame: 0, live: 0 }
+    }
+
+    /// Sets the particle limit (`min(RenderMaxPartCount, 8192)`), keeping the share and reference
+    /// rate learnt so far; `None` removes the budget (no share, no limit).
+    pub fn set_max_count(&mut self, max_count: Option<u32>) {
+        self.budget = match (max_count, self.budget) {
+            (None, _) => None,
+            (Some(n), Some(b)) => Some(Budget { max_count: Budget::new(n).max_count, ..b }),
+            (Some(n), None) => Some(Budget::new(n)),
+        };
+    }
+
+    /// Sets (or clears) the camera for distance throttling.
+    pub fn set_camera(&mut self, camera: Option<Camera>) {
+        self.camera = camera;
+    }
+
+    /// The share candidates are kept with this frame (1 without a budget).
+    pub fn share(&self) -> f32 {
+        self.budget.map_or(1.0, |b| b.share)
+    }
+
+    /// Advances every source by the clamped step `dt` and appends `(source index, burst)` pairs in
+    /// the order their candidates are numbered.
+    pub fn schedule(
+        &mut self,
+        sources: &mut [ScheduledSource],
+        dt: f32,
+        out: &mut Vec<(u32, Burst)>,
+    ) -> Schedule {
+        let mut plan = Schedule { share: self.share(), ..Schedule::default() };
+        let ref_rate = self.budget.map_or(INITIAL_REF_RATE, |b| b.ref_rate);
+        let limit = self.budget.map(|b| b.max_count);
+        let mut scratch = Vec::new();
+        let order: Vec<usize> = match self.budget {
+            Some(_) => budget_source_order(self.seed, self.frame, sources.len()).collect(),
+            None => (0..sources.len()).collect(),
+        };
+        let mut pending_live = self.live;
+        let mut stopped = 0;
+        for i in order {
+            let src = &mut sources[i];
+            let (sys, position, camera) = (src.desc.sys, src.desc.position, self.camera);
+            let mut gate = |count: u32| {
+                if limit.is_some_and(|max| pending_live > max) {
+                    stopped += 1;
+                    return BurstGate::Stop;
+                }
+                match burst_throttle(&sys, position, camera.as_ref(), ref_rate) {
+                    Throttle::Skip => {
+                        stopped += 1;
+                        BurstGate::Stop
+                    }
+                    Throttle::DropAtLeast(p) => {
+                        pending_live = pending_live.saturating_add(count);
+                        BurstGate::Emit(p)
+                    }
+                }
+            };
+            scratch.clear();
+            src.clock.step_gated(&sys, dt, &mut gate, &mut scratch);
+            for b in &scratch {
+                plan.bursts += 1;
+                plan.candidates += b.count;
+                out.push((i as u32, *b));
+            }
+        }
+        plan.bursts_stopped = stopped;
+        plan
+    }
+
+    /// Ends the frame with the live count the GPU reported after its update: the budget's share and
+    /// reference rate move every 16 frames, as in the reference.
+    pub fn end_frame(&mut self, live: u32) {
+        if let Some(b) = self.budget.as_mut() {
+            b.end_frame(self.frame, live);
+        }
+        self.live = live;
+        self.frame += 1;
     }
 }
 
@@ -268,5 +437,72 @@ mod tests {
         assert_eq!(step_dt(-1.0), 0.0);
         assert_eq!(step_dt(f32::NAN), 0.0);
         assert_eq!(step_dt(0.02), 0.02);
+    }
+
+    fn scheduled(sys: PartSysData, x: f32) -> ScheduledSource {
+        let mut d = desc(sys);
+        d.position = Vec3::new(x, 0.0, 0.0);
+        ScheduledSource::new(d)
+    }
+
+    #[test]
+    fn the_scheduler_skips_and_thins_bursts_by_distance_as_the_reference() {
+        let camera = Camera { position: Vec3::ZERO, pixels_per_metre: 100.0 };
+        let mut s = sys(0.05, 5, 0.0);
+        s.part.start_scale = glam::Vec2::splat(0.5);
+        s.part.end_scale = glam::Vec2::splat(0.5);
+        s.part.max_age = 10.0;
+        // Visible to 50 m: 40 m untouched, 80 m thinned (travel 30 * 0.0625 = 1.875 s of 10 s),
+        // 250 m skipped.
+        let mut sources = [scheduled(s, 40.0), scheduled(s, 80.0), scheduled(s, 250.0)];
+        let mut sim = Simulation::new(SimConfig { seed: 3, max_particles: None });
+        for src in &sources {
+            sim.add_source(src.desc);
+        }
+        sim.set_camera(Some(camera));
+        let mut scheduler = BurstScheduler::new(3);
+        scheduler.set_camera(Some(camera));
+        for frame in 0..20 {
+            let mut out = Vec::new();
+            let plan = scheduler.schedule(&mut sources, DT, &mut out);
+            let stats = sim.step(DT);
+            assert_eq!(plan.bursts, stats.bursts, "frame {frame}");
+            assert_eq!(plan.bursts_stopped, stats.bursts_skipped_by_distance, "frame {frame}");
+            assert!(out.iter().all(|(i, _)| *i != 2), "the far source never bursts");
+            for (i, b) in &out {
+                let expected = if *i == 1 { 1.875 / 10.0 } else { 0.0 };
+                assert!((b.drop_at_least - expected).abs() < 1e-6, "source {i}: {}", b.drop_at_least);
+            }
+            scheduler.end_frame(stats.live);
+        }
+    }
+
+    #[test]
+    fn a_budget_starts_at_half_share_and_a_new_limit_keeps_what_was_learnt() {
+        let mut scheduler = BurstScheduler::new(0);
+        assert_eq!(scheduler.share(), 1.0, "no budget keeps every candidate");
+        scheduler.set_max_count(Some(4096));
+        assert_eq!(scheduler.share(), crate::sim::INITIAL_BURST_SHARE);
+        scheduler.end_frame(10);
+        let learnt = scheduler.share();
+        assert!(learnt > crate::sim::INITIAL_BURST_SHARE);
+        scheduler.set_max_count(Some(100_000));
+        assert_eq!(scheduler.share(), learnt, "changing RenderMaxPartCount keeps the share");
+        scheduler.set_max_count(None);
+        assert_eq!(scheduler.share(), 1.0);
+    }
+
+    #[test]
+    fn above_the_limit_a_source_stops_bursting_for_the_frame() {
+        let s = sys(0.01, 10, 0.0);
+        let mut sources = [scheduled(s, 0.0), scheduled(s, 1.0)];
+        let mut scheduler = BurstScheduler::new(0);
+        scheduler.set_max_count(Some(100));
+        let mut out = Vec::new();
+        scheduler.schedule(&mut sources, DT, &mut out);
+        scheduler.end_frame(101);
+        out.clear();
+        let plan = scheduler.schedule(&mut sources, DT, &mut out);
+        assert!(out.is_empty() && plan.bursts_stopped == 2, "{out:?}");
     }
 }

@@ -38,14 +38,14 @@ use rayon::prelude::*;
 
 use crate::types::{PartFlags, PartSysData};
 
-use budget::{Budget, BudgetGate, Unlimited};
-pub use budget::{DEFAULT_MAX_PARTICLES, HARD_MAX_PARTICLES, INITIAL_BURST_SHARE, INITIAL_REF_RATE};
+pub use budget::{Budget, DEFAULT_MAX_PARTICLES, HARD_MAX_PARTICLES, INITIAL_BURST_SHARE, INITIAL_REF_RATE};
+use budget::{BudgetGate, Unlimited};
 use emit::SourceState;
 pub use emit::{
     DRAW_ANGLE, DRAW_AZIMUTH, DRAW_EXPLODE_FIRST, DRAW_SHARE, DRAW_SIDE, DRAW_SPEED, EXPLODE_MAX_TRIES,
     MAX_POSITION_M, MIN_BURST_RATE_S,
 };
-pub use throttle::Camera;
+pub use throttle::{burst_throttle, Camera, Throttle};
 
 /// The viewer's clamp on the simulation step, seconds (`updateSimulation`).
 pub const MAX_STEP_DT_S: f32 = 0.1;
@@ -328,12 +328,7 @@ impl Simulation {
         if n == 0 {
             return total;
         }
-        let frame_serial = self.frame as u32;
-        let draws = rng::Stream::new(self.cfg.seed, FRAME_STREAM, frame_serial);
-        let start = (draws.u(FRAME_DRAW_START, n as f32) as usize).min(n - 1);
-        let backwards = draws.unit(FRAME_DRAW_DIRECTION) > HALF;
-        for k in 0..n {
-            let i = if backwards { (start + n - k) % n } else { (start + k) % n };
+        for i in budget_source_order(self.cfg.seed, self.frame, n) {
             total = total.merged(emit::update_source(&mut self.sources[i], ctx, &mut gate));
         }
         total
@@ -391,4 +386,14 @@ impl Simulation {
 #[cold]
 fn source_ids_exhausted() -> ! {
     panic!("particles::sim: source ids exhausted (2^32 - 1 sources created)")
+}
+
+/// The order in which `n` sources emit under a budget on frame `frame` (the viewer starts at a
+/// random source and walks in a random direction, so that sources share the budget fairly): a
+/// hashed start index and direction from the per-frame stream of `seed`.
+pub fn budget_source_order(seed: u64, frame: u64, n: usize) -> impl Iterator<Item = usize> {
+    let draws = rng::Stream::new(seed, FRAME_STREAM, frame as u32);
+    let start = if n == 0 { 0 } else { (draws.u(FRAME_DRAW_START, n as f32) as usize).min(n - 1) };
+    let backwards = draws.unit(FRAME_DRAW_DIRECTION) > HALF;
+    (0..n).map(move |k| if backwards { (start + n - k) % n } else { (start + k) % n })
 }

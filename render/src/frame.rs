@@ -18,7 +18,7 @@ use crate::error::Result;
 use crate::froxel::{FroxelFog, FroxelGrid};
 use crate::gpu_types::FrameUniform;
 use crate::particle_textures::ParticleTextures;
-use crate::particles_gpu::{GpuParticles, ParticlePoolDesc};
+use crate::particles_gpu::{GpuParticles, ParticleBudget, ParticlePoolDesc};
 use crate::passes::billboards::{is_additive, BillboardInputs, BillboardsPass, BlendPair};
 use crate::passes::fog_apply::FogApplyPass;
 use crate::passes::froxel_inject::FroxelInjectPass;
@@ -36,7 +36,7 @@ use crate::vk::graphics::Attachment;
 use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
 use crate::vk::sampler::Samplers;
 use crate::world::{World, SHADOW_MAP_SIZE};
-use particles::sim::{SourceDesc, SourceId};
+use particles::sim::{Camera, SourceDesc, SourceId};
 use settings::Settings;
 
 /// Frame step when none is set, s (30 fps).
@@ -99,6 +99,10 @@ pub struct HostRenderer {
     pub frame_dt_s: f32,
     /// Draw only the particle systems (no shadow, opaque or fog passes; black background).
     pub particles_only: bool,
+    /// Replaces the budget the settings give (`None`: follow `RenderMaxPartCount`). Tests that
+    /// need every candidate drawn use [`ParticleBudget::Unlimited`]: a fresh viewer's burst share
+    /// of one half would drop half of them at random.
+    pub budget_override: Option<ParticleBudget>,
     /// The froxel fog's resources (made on first use, remade when the grid settings change).
     pub fog: Option<FroxelFog>,
     samplers: Samplers,
@@ -126,6 +130,7 @@ impl HostRenderer {
             particles: None,
             frame_dt_s: DEFAULT_FRAME_DT_S,
             particles_only: false,
+            budget_override: None,
             fog: None,
             samplers: Samplers::new(gpu)?,
             frame_buf: gpu.create_buffer(&BufferDesc {
@@ -161,7 +166,8 @@ impl HostRenderer {
         } else {
             self.prepare_fog(gpu, scene, settings, &view)?;
         }
-        self.prepare_particles(gpu, scene, settings, time_s)?;
+        let throttle_camera = Camera::from_viewport(view.position, h as f32, cam.fov_y_deg.to_radians());
+        let particles_on = self.prepare_particles(gpu, scene, settings, time_s, throttle_camera)?;
         let background = scene.ambient.sky.extend(1.0).to_array();
         let t = &self.targets;
         gpu.submit(|rec| {
@@ -182,7 +188,7 @@ impl HostRenderer {
                 self.integrate.record(rec, fog, fog.hist_out());
                 self.apply.record(rec, fog, &self.samplers, &t.depth, &t.hdr);
             }
-            if let Some(sp) = self.particles.as_mut() {
+            if let Some(sp) = self.particles.as_mut().filter(|_| particles_on) {
                 let fog = self.fog.as_ref();
                 self.particle_passes.record(
                     rec,
@@ -197,31 +203,43 @@ impl HostRenderer {
         })
     }
 
-    /// Makes the particle pool on the first frame of a scene with sources (none when
-    /// `RenderMaxPartCount` is 0), then moves the sources along their motion, sets the wind and
-    /// schedules this frame's simulation step.
+    /// Makes the particle pool on the first frame of a scene with sources, then applies this
+    /// frame's budget (`RenderMaxPartCount`, read every frame), moves the sources along their
+    /// motion, sets the wind and the throttling camera and schedules this frame's simulation step.
+    /// Returns false when particles are off this frame (`RenderMaxPartCount` 0: nothing is
+    /// simulated or drawn, the particles are kept for when it comes back).
     fn prepare_particles(
         &mut self,
         gpu: &mut Gpu,
         scene: &Scene,
         settings: &Settings,
         time_s: f32,
-    ) -> Result<()> {
-        if self.particles.is_none() && !scene.particles.is_empty() {
-            if let Some(desc) =
-                ParticlePoolDesc::for_settings(settings.max_part_count, settings.particle_capacity)
-            {
-                self.particles = Some(SceneParticles::new(gpu, scene, &desc)?);
-            }
+        camera: Camera,
+    ) -> Result<bool> {
+        let budget = self.budget_override.unwrap_or_else(|| {
+            ParticleBudget::for_settings(settings.max_part_count, settings.particle_capacity)
+        });
+        if budget == ParticleBudget::Off || scene.particles.is_empty() {
+            return Ok(false);
         }
-        let Some(sp) = self.particles.as_mut() else { return Ok(()) };
+        if self.particles.is_none() {
+            let desc = ParticlePoolDesc::for_settings(settings.particle_capacity);
+            self.particles = Some(SceneParticles::new(gpu, scene, &desc)?);
+        }
+        let Some(sp) = self.particles.as_mut() else { return Ok(false) };
         for (src, &id) in scene.particles.iter().zip(&sp.ids) {
             sp.pool.set_source_transform(id, src.position_at(time_s), src.rotation);
             sp.pool.set_target_position(id, src.target);
         }
         sp.pool.set_wind(scene.wind);
+        sp.pool.set_budget(match budget {
+            ParticleBudget::Limit(n) => Some(n),
+            ParticleBudget::Off | ParticleBudget::Unlimited => None,
+        });
+        sp.pool.set_camera(Some(camera));
         sp.pool.prepare(self.frame_dt_s);
-        self.particle_passes.billboards.prepare(gpu, &sp.pairs)
+        self.particle_passes.billboards.prepare(gpu, &sp.pairs)?;
+        Ok(true)
     }
 
     /// Makes (or drops, or remakes) the froxel fog for these settings and writes its constants.

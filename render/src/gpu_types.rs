@@ -274,7 +274,8 @@ gpu_struct! {
         pub rotation: [f32; 4],
         /// x source id, y first serial, z candidate count, w index of its first candidate.
         pub ids: [u32; 4],
-        /// x radius of the burst's first candidate (m), y of the others (m), zw unused.
+        /// x radius of the burst's first candidate (m), y of the others (m), z the least drop
+        /// probability of each candidate (distance throttling), w unused.
         pub radius: [f32; 4],
     }
 }
@@ -298,13 +299,13 @@ gpu_struct! {
         pub discarded: u32,
         /// Particles that died of age.
         pub died: u32,
-        /// Padding to 32 bytes.
-        pub pad0: u32,
+        /// Candidates dropped by the burst share or distance throttling.
+        pub dropped: u32,
     }
 }
 
 gpu_struct! {
-    size = 48;
+    size = 64;
     /// Push constants of `particles.emit` and `particles.update`.
     pub struct ParticleSimPush {
         /// x current alive list (0/1), y candidates this frame, z bursts this frame, w capacity.
@@ -313,6 +314,8 @@ gpu_struct! {
         pub wind_dt: [f32; 4],
         /// x seed low word, y seed high word, zw unused.
         pub seed: [u32; 4],
+        /// x the burst share (1 without a budget), yzw unused.
+        pub budget: [f32; 4],
     }
 }
 

@@ -13,27 +13,30 @@
 //!   `VkDrawIndirectCommand` (one 6-vertex instance per visible particle), written by
 //!   `particles.cull` ([`GpuParticles::record_cull`]) for the billboards.
 //!
-//! Per frame the CPU works per source only ([`GpuParticles::prepare`]): the burst clock
-//! ([`particles::gpu::SourceClock`], the reference's timing rules) and one emitter block; the GPU
-//! then emits and updates every particle ([`crate::passes::particle_sim`]). Random draws come from
-//! the same counter-based streams as the CPU reference ([`particles::sim::rng`]), so source ids and
-//! serials match the reference draw for draw.
+//! Per frame the CPU works per source only ([`GpuParticles::prepare`]): the burst clocks with the
+//! viewer's budget and distance throttle ([`particles::gpu::BurstScheduler`]) and one emitter
+//! block per source; the GPU then emits and updates every particle
+//! ([`crate::passes::particle_sim`]). Random draws come from the same counter-based streams as the
+//! CPU reference ([`particles::sim::rng`]), so source ids and serials match the reference draw for
+//! draw, the burst-share drop test included.
 //!
-//! Capacity: the viewer's cap is `min(RenderMaxPartCount, 8192)` ([`ParticlePoolDesc::viewer`]);
-//! stress tests may use much larger pools (e.g. 1,000,000: 96 MB of particles plus 12 MB of lists;
-//! at most [`MAX_CAPACITY`]). A candidate that finds the pool full is refused (counted in
-//! `refused`); `alive + dead == capacity` always.
+//! Capacity and budget ([`ParticleBudget`]): the viewer's pool holds its hard cap of 8192
+//! particles and `RenderMaxPartCount` is a live limit ([`GpuParticles::set_budget`]; a change
+//! applies on the next frame, nothing is remade); stress pools (`RenderVKParticleCapacity` above
+//! the hard cap, e.g. 1,000,000: 96 MB of particles plus 12 MB of lists; at most
+//! [`MAX_CAPACITY`]) run without a budget. A candidate that finds the pool full is refused
+//! (counted in `refused`); `alive + dead == capacity` always. Each frame copies the counters into
+//! `particles.counters.readback`; the next [`GpuParticles::prepare`] reads the live count from it
+//! for the budget (the previous submission has completed by then).
 //!
-//! Not in this version: the global burst share and distance throttling (the reference applies them
-//! only with a budget or a camera), ribbon linking (ribbons stay with the CPU reference), the
-//! billboards themselves (the other half of issue 9). Source slots are never reused: a removed
-//! source stops bursting, and its slot keeps its last position for the particles it left behind;
-//! a pool holds at most `max_sources` sources over its lifetime.
+//! Source slots are never reused: a removed source stops bursting, and its slot keeps its last
+//! position for the particles it left behind; a pool holds at most `max_sources` sources over its
+//! lifetime.
 
 use ash::vk;
 use glam::{Quat, Vec3, Vec4};
-use particles::gpu::{step_dt, Burst, SourceClock, MAX_BURSTS_PER_SOURCE_FRAME};
-use particles::sim::{SourceDesc, SourceId, HARD_MAX_PARTICLES};
+use particles::gpu::{step_dt, Burst, BurstScheduler, ScheduledSource, MAX_BURSTS_PER_SOURCE_FRAME};
+use particles::sim::{Camera, SourceDesc, SourceId, HARD_MAX_PARTICLES};
 use particles::{PartSysData, PatternKind};
 
 use crate::error::{RenderError, Result};
@@ -43,7 +46,7 @@ use crate::gpu_types::{
 use crate::passes::particle_sim::cull::{CullBuffers, ParticleCullPass};
 use crate::passes::particle_sim::{ParticleSimPasses, SimBuffers};
 use crate::vk::context::Gpu;
-use crate::vk::recorder::Recorder;
+use crate::vk::recorder::{Access, Recorder, Use};
 use crate::vk::resource::{Buffer, BufferDesc, MemoryLocation};
 
 /// Sources a pool holds by default.
@@ -66,22 +69,35 @@ pub struct ParticlePoolDesc {
 }
 
 impl ParticlePoolDesc {
-    /// The viewer's pool: `min(RenderMaxPartCount, 8192)` particles, the default source count,
-    /// seed 0; `None` when the setting is 0 or negative (the viewer then shows no particles).
-    pub fn viewer(max_part_count: i32) -> Option<Self> {
-        let capacity = u32::try_from(max_part_count).ok().filter(|&n| n > 0)?.min(HARD_MAX_PARTICLES);
-        Some(ParticlePoolDesc { capacity, max_sources: DEFAULT_MAX_SOURCES, seed: 0 })
+    /// The pool for `RenderVKParticleCapacity`: the viewer's hard cap of 8192 particles, or more
+    /// when the setting asks for it (stress runs; at most [`MAX_CAPACITY`]); the default source
+    /// count, seed 0.
+    pub fn for_settings(capacity: u32) -> Self {
+        let capacity = capacity.clamp(HARD_MAX_PARTICLES, MAX_CAPACITY);
+        ParticlePoolDesc { capacity, max_sources: DEFAULT_MAX_SOURCES, seed: 0 }
     }
+}
 
-    /// The pool for these settings: the viewer's ([`ParticlePoolDesc::viewer`]) unless
-    /// `RenderVKParticleCapacity` asks for more than the viewer's hard cap, which sizes the pool
-    /// for stress runs (the capacity then is the budget); `None` when particles are off.
-    pub fn for_settings(max_part_count: i32, capacity: u32) -> Option<Self> {
-        let viewer = Self::viewer(max_part_count)?;
-        if capacity > HARD_MAX_PARTICLES {
-            Some(ParticlePoolDesc { capacity: capacity.min(MAX_CAPACITY), ..viewer })
-        } else {
-            Some(viewer)
+/// How many particles may live, from the settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParticleBudget {
+    /// `RenderMaxPartCount` is 0 or negative: no particles (the viewer's Low preset).
+    Off,
+    /// The viewer's budget: `min(RenderMaxPartCount, 8192)`, with the burst share and the limit.
+    Limit(u32),
+    /// A stress pool (`RenderVKParticleCapacity` above the hard cap): no share, no limit but the
+    /// pool's capacity.
+    Unlimited,
+}
+
+impl ParticleBudget {
+    /// The budget for `RenderMaxPartCount` = `max_part_count` and `RenderVKParticleCapacity` =
+    /// `capacity`.
+    pub fn for_settings(max_part_count: i32, capacity: u32) -> Self {
+        match u32::try_from(max_part_count) {
+            Ok(n) if n > 0 && capacity > HARD_MAX_PARTICLES => ParticleBudget::Unlimited,
+            Ok(n) if n > 0 => ParticleBudget::Limit(n.min(HARD_MAX_PARTICLES)),
+            _ => ParticleBudget::Off,
         }
     }
 }
@@ -95,13 +111,10 @@ pub struct FramePlan {
     pub bursts: u32,
     /// Emission candidates this frame.
     pub candidates: u32,
-}
-
-/// One source as the pool keeps it.
-#[derive(Clone, Copy, Debug)]
-struct PoolSource {
-    desc: SourceDesc,
-    clock: SourceClock,
+    /// Bursts stopped by the particle limit or by distance throttling.
+    pub bursts_stopped: u32,
+    /// The burst share candidates are kept with (1 without a budget).
+    pub share: f32,
 }
 
 /// The GPU particle pool, its buffers and the per-source CPU state.
@@ -122,13 +135,18 @@ pub struct GpuParticles {
     pub visible: Buffer,
     /// `particles.draw_args`.
     pub draw_args: Buffer,
+    /// `particles.counters.readback`: the counters after the last recorded frame (host-visible).
+    readback: Buffer,
+    /// True when a recorded frame's counters wait in `readback`.
+    readback_pending: bool,
     desc: ParticlePoolDesc,
-    sources: Vec<PoolSource>,
+    sources: Vec<ScheduledSource>,
+    scheduler: BurstScheduler,
     wind: Vec3,
     /// The alive list holding the current particles.
     current: usize,
     plan: FramePlan,
-    scratch: Vec<Burst>,
+    scratch: Vec<(u32, Burst)>,
 }
 
 fn storage(gpu: &Gpu, name: &str, size: u64, location: MemoryLocation) -> Result<Buffer> {
@@ -161,6 +179,12 @@ impl GpuParticles {
         ];
         let counters_bytes = std::mem::size_of::<GpuParticleCounters>() as u64;
         let counters = storage(gpu, "particles.counters", counters_bytes, gpu_only)?;
+        let readback = gpu.create_buffer(&BufferDesc {
+            name: "particles.counters.readback",
+            size: counters_bytes,
+            usage: vk::BufferUsageFlags::TRANSFER_DST,
+            location: MemoryLocation::GpuToCpu,
+        })?;
         let sources = u64::from(desc.max_sources);
         let emitter_bytes = sources * std::mem::size_of::<GpuEmitter>() as u64;
         let emitters = storage(gpu, "particles.emitters", emitter_bytes, MemoryLocation::CpuToGpu)?;
@@ -190,8 +214,11 @@ impl GpuParticles {
             bursts,
             visible,
             draw_args,
+            readback,
+            readback_pending: false,
             desc: *desc,
             sources: Vec::new(),
+            scheduler: BurstScheduler::new(desc.seed),
             wind: Vec3::ZERO,
             current: 0,
             plan: FramePlan::default(),
@@ -213,10 +240,8 @@ impl GpuParticles {
                 self.desc.max_sources
             )));
         }
-        let mut desc = desc;
-        desc.sys.burst_rate = desc.sys.burst_rate.max(particles::sim::MIN_BURST_RATE_S);
         let id = SourceId(self.sources.len() as u32);
-        self.sources.push(PoolSource { clock: SourceClock::new(&desc.sys), desc });
+        self.sources.push(ScheduledSource::new(desc));
         Ok(id)
     }
 
@@ -240,27 +265,40 @@ impl GpuParticles {
         self.wind = wind;
     }
 
-    fn source_mut(&mut self, id: SourceId) -> Option<&mut PoolSource> {
+    /// Sets the live particle limit (`min(RenderMaxPartCount, 8192)`, with the viewer's burst
+    /// share), or none (`None`, the default: every candidate kept, as the reference without a
+    /// budget). Takes effect on the next [`GpuParticles::prepare`].
+    pub fn set_budget(&mut self, max_count: Option<u32>) {
+        self.scheduler.set_max_count(max_count);
+    }
+
+    /// Sets (or clears) the camera for distance throttling (none by default).
+    pub fn set_camera(&mut self, camera: Option<Camera>) {
+        self.scheduler.set_camera(camera);
+    }
+
+    fn source_mut(&mut self, id: SourceId) -> Option<&mut ScheduledSource> {
         self.sources.get_mut(id.0 as usize)
     }
 
     /// CPU work of one frame: advances every source's burst clock by the clamped step and writes
     /// this frame's emitters and bursts. Call once per frame, before [`GpuParticles::record`].
     pub fn prepare(&mut self, frame_dt: f32) -> FramePlan {
-        let dt = step_dt(frame_dt);
-        let mut emitters = Vec::with_capacity(self.sources.len());
-        let mut bursts = Vec::new();
-        let mut candidates = 0u32;
-        for (id, src) in self.sources.iter_mut().enumerate() {
-            self.scratch.clear();
-            src.clock.step(&src.desc.sys, dt, &mut self.scratch);
-            let rotation = src.desc.rotation;
-            for b in &self.scratch {
-                bursts.push(gpu_burst(id as u32, b, rotation, candidates));
-                candidates += b.count;
-            }
-            emitters.push(gpu_emitter(&src.desc));
+        if std::mem::take(&mut self.readback_pending) {
+            let c: GpuParticleCounters = bytemuck::pod_read_unaligned(&self.readback.read());
+            self.scheduler.end_frame(if self.current == 0 { c.alive0 } else { c.alive1 });
         }
+        let dt = step_dt(frame_dt);
+        self.scratch.clear();
+        let schedule = self.scheduler.schedule(&mut self.sources, dt, &mut self.scratch);
+        let mut bursts = Vec::with_capacity(self.scratch.len());
+        let mut candidates = 0u32;
+        for (source, b) in &self.scratch {
+            let rotation = self.sources[*source as usize].desc.rotation;
+            bursts.push(gpu_burst(*source, b, rotation, candidates));
+            candidates += b.count;
+        }
+        let emitters: Vec<GpuEmitter> = self.sources.iter().map(|s| gpu_emitter(&s.desc)).collect();
         if bursts.len() > self.desc.max_sources as usize * MAX_BURSTS_PER_SOURCE_FRAME {
             crate::error::bug("particles: more bursts than MAX_BURSTS_PER_SOURCE_FRAME allows");
         }
@@ -270,7 +308,13 @@ impl GpuParticles {
         if !bursts.is_empty() {
             self.bursts.write(0, bytemuck::cast_slice(&bursts));
         }
-        self.plan = FramePlan { dt, bursts: bursts.len() as u32, candidates };
+        self.plan = FramePlan {
+            dt,
+            bursts: bursts.len() as u32,
+            candidates,
+            bursts_stopped: schedule.bursts_stopped,
+            share: schedule.share,
+        };
         self.plan
     }
 
@@ -283,6 +327,7 @@ impl GpuParticles {
             counts: [self.current as u32, self.plan.candidates, self.plan.bursts, self.desc.capacity],
             wind_dt: [self.wind.x, self.wind.y, self.wind.z, self.plan.dt],
             seed: [seed_lo, seed_hi, 0, 0],
+            budget: [self.plan.share, 0.0, 0.0, 0.0],
         };
         let bufs = SimBuffers {
             pool: &self.pool,
@@ -294,6 +339,15 @@ impl GpuParticles {
             bursts: &self.bursts,
         };
         passes.record(rec, &bufs, &push);
+        let uses = [
+            Use::Buffer(&self.counters, Access::TransferRead),
+            Use::Buffer(&self.readback, Access::TransferWrite),
+        ];
+        rec.pass(&crate::names::resource("particles", "counters.readback"), &uses, |rec| {
+            rec.copy_buffer(&self.counters, &self.readback, self.counters.size);
+        });
+        rec.barriers(&[Use::Buffer(&self.readback, Access::HostRead)]);
+        self.readback_pending = true;
         self.current = 1 - self.current;
         self.plan = FramePlan::default();
     }
@@ -418,7 +472,7 @@ fn gpu_burst(source: u32, b: &Burst, object_rotation: Quat, first_candidate: u32
     GpuBurst {
         rotation: (b.omega_rot * object_rotation).normalize().to_array(),
         ids: [source, b.serial_base, b.count, first_candidate],
-        radius: [b.first_radius_m, b.radius_m, 0.0, 0.0],
+        radius: [b.first_radius_m, b.radius_m, b.drop_at_least, 0.0],
     }
 }
 
@@ -428,20 +482,23 @@ mod tests {
 
     #[test]
     fn stress_capacity_only_applies_above_the_viewer_cap() {
-        let capacity = |n, c| ParticlePoolDesc::for_settings(n, c).map(|d| d.capacity);
-        assert_eq!(capacity(4096, 8192), Some(4096), "the default capacity keeps the viewer's budget");
-        assert_eq!(capacity(4096, 1_000_000), Some(1_000_000));
-        assert_eq!(capacity(0, 1_000_000), None, "RenderMaxPartCount 0 turns particles off");
-        assert_eq!(capacity(4096, u32::MAX), Some(MAX_CAPACITY));
+        let capacity = |c| ParticlePoolDesc::for_settings(c).capacity;
+        assert_eq!(capacity(8192), HARD_MAX_PARTICLES, "the default holds the viewer's hard cap");
+        assert_eq!(capacity(100), HARD_MAX_PARTICLES, "never below the hard cap the budget may ask for");
+        assert_eq!(capacity(1_000_000), 1_000_000);
+        assert_eq!(capacity(u32::MAX), MAX_CAPACITY);
     }
 
     #[test]
-    fn viewer_capacity_is_the_setting_capped_at_the_hard_limit() {
-        let capacity = |n| ParticlePoolDesc::viewer(n).map(|d| d.capacity);
-        assert_eq!(capacity(4096), Some(4096));
-        assert_eq!(capacity(20_000), Some(HARD_MAX_PARTICLES));
-        assert_eq!(capacity(0), None);
-        assert_eq!(capacity(-5), None);
+    fn budget_is_the_setting_capped_at_the_hard_limit_or_unlimited_for_stress_pools() {
+        use ParticleBudget::{Limit, Off, Unlimited};
+        let budget = ParticleBudget::for_settings;
+        assert_eq!(budget(4096, 8192), Limit(4096));
+        assert_eq!(budget(20_000, 8192), Limit(HARD_MAX_PARTICLES));
+        assert_eq!(budget(0, 8192), Off, "RenderMaxPartCount 0 turns particles off");
+        assert_eq!(budget(-5, 8192), Off);
+        assert_eq!(budget(4096, 1_000_000), Unlimited);
+        assert_eq!(budget(0, 1_000_000), Off, "off even for a stress pool");
     }
 
     #[test]
@@ -459,12 +516,20 @@ mod tests {
     fn bursts_rotate_by_omega_after_the_object() {
         let q = Quat::from_rotation_x(0.3);
         let r = Quat::from_rotation_z(0.7);
-        let b = Burst { serial_base: 5, count: 2, omega_rot: r, first_radius_m: 1.0, radius_m: 0.0 };
+        let b = Burst {
+            serial_base: 5,
+            count: 2,
+            omega_rot: r,
+            first_radius_m: 1.0,
+            radius_m: 0.0,
+            drop_at_least: 0.25,
+        };
         let g = gpu_burst(3, &b, q, 17);
         let v = Vec3::new(0.2, -0.5, 0.8);
         let expected = r * (q * v);
         let got = Quat::from_array(g.rotation) * v;
         assert!((got - expected).length() < 1e-6);
         assert_eq!(g.ids, [3, 5, 2, 17]);
+        assert_eq!(g.radius, [1.0, 0.0, 0.25, 0.0]);
     }
 }

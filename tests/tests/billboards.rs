@@ -10,6 +10,7 @@ use glam::{Vec2, Vec3};
 use pf_tests::frame::temp_dir;
 use pf_tests::gpu_test;
 use render::frame::HostRenderer;
+use render::particles_gpu::ParticleBudget;
 use render::scene::{parse, Scene};
 use render::view::{project, CameraView};
 use render::world::World;
@@ -69,6 +70,8 @@ fn shoot(gpu: &mut render::Gpu, toml: &str, dir: &Path, fog: bool, frames: u32) 
     let settings = settings::Settings { volumetric_fog: fog, ..Default::default() };
     let mut world = World::new(gpu, &scene)?;
     let mut renderer = HostRenderer::new(gpu, SIZE.0, SIZE.1)?;
+    // Every particle of these hand-built scenes must be drawn: no burst share.
+    renderer.budget_override = Some(ParticleBudget::Unlimited);
     for f in 0..frames {
         renderer.render(gpu, &mut world, &scene, &settings, f as f32 / 30.0)?;
     }

@@ -74,7 +74,7 @@ impl EmitGate for Unlimited {
 
 /// The viewer's budget state that lives across frames.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct Budget {
+pub struct Budget {
     /// `min(RenderMaxPartCount, 8192)`.
     pub max_count: u32,
     /// The global burst-rate share in `[0, 1]`.

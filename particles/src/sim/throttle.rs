@@ -38,7 +38,7 @@ impl Camera {
 
 /// What distance throttling allows for one burst.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) enum Throttle {
+pub enum Throttle {
     /// Skip this and the remaining bursts of the frame.
     Skip,
     /// Emit, dropping each candidate with at least this probability.
@@ -46,12 +46,7 @@ pub(crate) enum Throttle {
 }
 
 /// The throttle for a burst of `sys` at `source` seen from `camera` (no camera: no throttle).
-pub(crate) fn burst_throttle(
-    sys: &PartSysData,
-    source: Vec3,
-    camera: Option<&Camera>,
-    ref_rate: f32,
-) -> Throttle {
+pub fn burst_throttle(sys: &PartSysData, source: Vec3, camera: Option<&Camera>, ref_rate: f32) -> Throttle {
     let Some(cam) = camera else {
         return Throttle::DropAtLeast(0.0);
     };

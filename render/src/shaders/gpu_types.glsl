@@ -110,7 +110,7 @@ struct GpuEmitter {
 struct GpuBurst {
     vec4 rotation;             // quaternion R * Q (xyzw)
     uvec4 ids;                 // x source id, y first serial, z count, w first candidate index
-    vec4 radius;               // x radius of the first candidate, y of the others (m)
+    vec4 radius;               // x radius of the first candidate, y of the others (m), z least drop probability
 };
 
 // Atomic counters (particles.counters); emitted..died are totals since creation.
@@ -122,7 +122,7 @@ struct GpuParticleCounters {
     uint refused;
     uint discarded;
     uint died;
-    uint pad0;
+    uint dropped;
 };
 
 // Push constants of particles.emit / particles.update.
@@ -130,6 +130,7 @@ struct ParticleSimPush {
     uvec4 counts;              // x current alive list, y candidates, z bursts, w capacity
     vec4 wind_dt;              // xyz wind (m/s); w step (s)
     uvec4 seed;                // x seed low, y seed high
+    vec4 budget;               // x burst share (1 without a budget)
 };
 
 // VkDrawIndirectCommand (particles.draw_args).

@@ -2,7 +2,9 @@
 // particles.emit: one thread per emission candidate of this frame (all bursts of all sources).
 // A candidate finds its burst by binary search over the bursts' first-candidate indices, draws its
 // direction and speed from the counter-based streams (seed, source, serial, draw index; draw
-// indices as particles::sim DRAW_*), discards positions out of range, pops a free index from the
+// indices as particles::sim DRAW_*), is dropped when its share draw falls below
+// max(1 - share, the burst's throttle probability) as in the reference, discards positions out of
+// range, pops a free index from the
 // dead list (refused when the pool is full, never corrupting it), initialises the particle from
 // its emitter's template and appends it to the current alive list. Thread 0 also empties the other
 // alive list, which particles.update fills next.
@@ -10,6 +12,7 @@
 
 layout(local_size_x = 64) in;
 
+const uint DRAW_SHARE = 0u;
 const uint DRAW_SPEED = 1u;
 const uint DRAW_ANGLE = 2u;
 const uint DRAW_SIDE = 3u;
@@ -94,6 +97,14 @@ void main() {
     uint k = c - b.ids.w;
     uint source = b.ids.x;
     uint serial = b.ids.y + k;
+    // With drops, the reference gives the first radius to the first *kept* candidate; here it is
+    // candidate 0 of the burst. Invisible: only FOLLOW_SRC and TARGET_LINEAR zero the radius, and
+    // both replace the position in the same frame's update.
+    float drop = max(1.0 - push.budget.x, b.radius.z);
+    if (unit_draw(source, serial, DRAW_SHARE) < drop) {
+        atomicAdd(counters.dropped, 1u);
+        return;
+    }
     GpuEmitter e = emitters[source];
     vec3 pos = e.position_speed_min.xyz;
     vec3 vel = vec3(0.0);
