@@ -191,6 +191,8 @@ pub struct ScheduledSource {
     pub desc: SourceDesc,
     /// Its burst clock.
     pub clock: SourceClock,
+    /// False once the source object was removed (its particles live on without it).
+    pub object_present: bool,
 }
 
 impl ScheduledSource {
@@ -198,7 +200,7 @@ impl ScheduledSource {
     pub fn new(desc: SourceDesc) -> Self {
         let mut desc = desc;
         desc.sys.burst_rate = desc.sys.burst_rate.max(MIN_BURST_RATE_S);
-        ScheduledSource { clock: SourceClock::new(&desc.sys), desc }
+        ScheduledSource { clock: SourceClock::new(&desc.sys), desc, object_present: true }
     }
 }
 

@@ -224,7 +224,7 @@ gpu_struct! {
 }
 
 gpu_struct! {
-    size = 96;
+    size = 128;
     /// One particle of the GPU pool (`particles.pool`); template constants stay in its emitter.
     pub struct GpuParticle {
         /// Position (m, region); w = age (s).
@@ -239,11 +239,17 @@ gpu_struct! {
         pub scale: [f32; 4],
         /// x source id (emitter slot), y emission serial, z particle flags, w blend (src | dst << 8).
         pub ids: [u32; 4],
+        /// Ribbon axis (unit, region axes; zero for a ribbon's unlinked first particle and for
+        /// non-ribbons); w unused.
+        pub axis: [f32; 4],
+        /// Ribbon links: x the serial of the first particle of its ribbon, y 1 from emission until
+        /// `particles.ribbons` resolves its link at birth, zw unused.
+        pub ribbon: [u32; 4],
     }
 }
 
 gpu_struct! {
-    size = 128;
+    size = 144;
     /// Per-source constants of the GPU simulation (`particles.emitters`, indexed by source id).
     pub struct GpuEmitter {
         /// Source position (m); w = minimum burst speed (m/s).
@@ -263,6 +269,9 @@ gpu_struct! {
         /// x pattern kind (0 drop, 1 explode, 2 angle, 3 cone), y particle flags (HUD included),
         /// z system flags, w blend (src | dst << 8).
         pub params: [u32; 4],
+        /// The source object's local +Z in region axes (`Q * (0, 0, 1)`); w = 1 while the source
+        /// object exists, 0 once it was removed (its newest ribbon segment then collapses).
+        pub axis: [f32; 4],
     }
 }
 
@@ -372,6 +381,18 @@ gpu_struct! {
 }
 
 gpu_struct! {
+    size = 32;
+    /// Push constants of `particles.ribbons` (keys, bitonic steps, links).
+    pub struct RibbonPush {
+        /// x mode (0 keys, 1 bitonic step, 2 link at birth, 3 parents), y step distance j,
+        /// z block size k, w padded length (a power of two).
+        pub params: [u32; 4],
+        /// x the alive list holding the particles (0/1), yzw unused.
+        pub lists: [u32; 4],
+    }
+}
+
+gpu_struct! {
     size = 48;
     /// Push constants of `particles.sort` (keys, bitonic steps, write-back).
     pub struct ParticleSortPush {
@@ -409,6 +430,7 @@ pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
         entry::<ParticleCullPush>(),
         entry::<BillboardPush>(),
         entry::<ParticleSortPush>(),
+        entry::<RibbonPush>(),
     ]
 }
 

@@ -9,6 +9,9 @@
 //! - `particles.emitters`: one [`GpuEmitter`] per source (indexed by source id), rewritten every
 //!   frame (positions move);
 //! - `particles.bursts`: this frame's [`GpuBurst`]s;
+//! - `particles.ribbon_keys` / `particles.ribbon_parent` / `particles.ribbon_tail`: the sorted
+//!   (source, serial, slot) keys of ribbon particles, each one's parent slot, and per source the
+//!   serial of its newest particle ([`crate::passes::particle_ribbons`]);
 //! - `particles.visible` / `particles.draw_args`: the frustum-culled pool indices and their
 //!   `VkDrawIndirectCommand` (one 6-vertex instance per visible particle), written by
 //!   `particles.cull` ([`GpuParticles::record_cull`]) for the billboards.
@@ -43,6 +46,7 @@ use crate::error::{RenderError, Result};
 use crate::gpu_types::{
     GpuBurst, GpuDrawIndirect, GpuEmitter, GpuParticle, GpuParticleCounters, ParticleSimPush,
 };
+use crate::passes::particle_ribbons;
 use crate::passes::particle_sim::cull::{CullBuffers, ParticleCullPass};
 use crate::passes::particle_sim::{ParticleSimPasses, SimBuffers};
 use crate::vk::context::Gpu;
@@ -131,6 +135,14 @@ pub struct GpuParticles {
     pub emitters: Buffer,
     /// `particles.bursts`.
     pub bursts: Buffer,
+    /// `particles.ribbon_keys`.
+    pub ribbon_keys: Buffer,
+    /// `particles.ribbon_parent`: per slot, the parent's slot or `u32::MAX` (ribbon particles).
+    pub ribbon_parent: Buffer,
+    /// `particles.ribbon_tail`.
+    ribbon_tail: Buffer,
+    /// True once a RIBBON source was added (`particles.ribbons` runs from then on).
+    has_ribbons: bool,
     /// `particles.visible`.
     pub visible: Buffer,
     /// `particles.draw_args`.
@@ -192,6 +204,12 @@ impl GpuParticles {
             sources * MAX_BURSTS_PER_SOURCE_FRAME as u64 * std::mem::size_of::<GpuBurst>() as u64;
         let bursts = storage(gpu, "particles.bursts", burst_bytes, MemoryLocation::CpuToGpu)?;
         let visible = storage(gpu, "particles.visible", cap * INDEX_BYTES, gpu_only)?;
+        let key_bytes = u64::from(particle_ribbons::padded_len(desc.capacity)) * particle_ribbons::KEY_BYTES;
+        let ribbon_keys = storage(gpu, "particles.ribbon_keys", key_bytes, gpu_only)?;
+        let ribbon_parent = storage(gpu, "particles.ribbon_parent", cap * INDEX_BYTES, gpu_only)?;
+        let ribbon_tail = storage(gpu, "particles.ribbon_tail", sources * 2 * INDEX_BYTES, gpu_only)?;
+        let no_tails = vec![u32::MAX; 2 * desc.max_sources as usize];
+        gpu.upload(&ribbon_tail, bytemuck::cast_slice(&no_tails))?;
         let draw_args = gpu.create_buffer(&BufferDesc {
             name: "particles.draw_args",
             size: std::mem::size_of::<GpuDrawIndirect>() as u64,
@@ -212,6 +230,10 @@ impl GpuParticles {
             counters,
             emitters,
             bursts,
+            ribbon_keys,
+            ribbon_parent,
+            ribbon_tail,
+            has_ribbons: false,
             visible,
             draw_args,
             readback,
@@ -241,6 +263,7 @@ impl GpuParticles {
             )));
         }
         let id = SourceId(self.sources.len() as u32);
+        self.has_ribbons |= desc.sys.part.flags.contains(particles::PartFlags::RIBBON);
         self.sources.push(ScheduledSource::new(desc));
         Ok(id)
     }
@@ -257,7 +280,7 @@ impl GpuParticles {
 
     /// Stops a source's bursts; its particles live out their lives. Returns false for an unknown id.
     pub fn remove_source(&mut self, id: SourceId) -> bool {
-        self.source_mut(id).map(|s| s.clock.emitting = false).is_some()
+        self.source_mut(id).map(|s| (s.clock.emitting, s.object_present) = (false, false)).is_some()
     }
 
     /// Sets the region wind, m/s.
@@ -298,7 +321,7 @@ impl GpuParticles {
             bursts.push(gpu_burst(*source, b, rotation, candidates));
             candidates += b.count;
         }
-        let emitters: Vec<GpuEmitter> = self.sources.iter().map(|s| gpu_emitter(&s.desc)).collect();
+        let emitters: Vec<GpuEmitter> = self.sources.iter().map(gpu_emitter).collect();
         if bursts.len() > self.desc.max_sources as usize * MAX_BURSTS_PER_SOURCE_FRAME {
             crate::error::bug("particles: more bursts than MAX_BURSTS_PER_SOURCE_FRAME allows");
         }
@@ -337,6 +360,7 @@ impl GpuParticles {
             counters: &self.counters,
             emitters: &self.emitters,
             bursts: &self.bursts,
+            ribbons: self.has_ribbons.then_some([&self.ribbon_keys, &self.ribbon_parent, &self.ribbon_tail]),
         };
         passes.record(rec, &bufs, &push);
         let uses = [
@@ -446,7 +470,8 @@ fn pattern_code(sys: &PartSysData) -> u32 {
 }
 
 /// One source's constants for this frame.
-fn gpu_emitter(d: &SourceDesc) -> GpuEmitter {
+fn gpu_emitter(s: &ScheduledSource) -> GpuEmitter {
+    let d = &s.desc;
     let sys = &d.sys;
     let part = &sys.part;
     let target = d.target_position.unwrap_or(d.position);
@@ -464,6 +489,7 @@ fn gpu_emitter(d: &SourceDesc) -> GpuEmitter {
         scales: [part.start_scale.x, part.start_scale.y, part.end_scale.x, part.end_scale.y],
         angles_glow: [sys.inner_angle, sys.outer_angle, part.start_glow, part.end_glow],
         params: [pattern_code(sys), flags, sys.flags.0, blend],
+        axis: (d.rotation * Vec3::Z).extend(if s.object_present { 1.0 } else { 0.0 }).to_array(),
     }
 }
 

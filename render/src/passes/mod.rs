@@ -6,6 +6,7 @@ pub mod fog_apply;
 pub mod froxel_inject;
 pub mod froxel_integrate;
 pub mod opaque;
+pub mod particle_ribbons;
 pub mod particle_sim;
 pub mod particle_sort;
 pub mod shadow;

@@ -92,6 +92,8 @@ struct GpuParticle {
     vec4 color;                // RGBA 0..1
     vec4 scale;                // xy size (m); zw unused
     uvec4 ids;                 // x source id, y serial, z particle flags, w blend (src | dst << 8)
+    vec4 axis;                 // xyz ribbon axis (region); w unused
+    uvec4 ribbon;              // x serial of its ribbon's first particle; y 1 until linked at birth
 };
 
 // Per-source constants of the GPU simulation (particles.emitters, indexed by source id).
@@ -104,6 +106,7 @@ struct GpuEmitter {
     vec4 scales;               // xy start size, zw end size (m)
     vec4 angles_glow;          // x inner, y outer angle (rad); z start glow, w end glow
     uvec4 params;              // x pattern kind, y particle flags, z system flags, w blend
+    vec4 axis;                 // xyz source local +Z (region); w 1 while the source object exists
 };
 
 // One burst of this frame (particles.bursts).
@@ -160,6 +163,12 @@ struct BillboardPush {
 };
 
 // Push constants of particles.sort (keys, bitonic steps, write-back).
+// Push constants of particles.ribbons.
+struct RibbonPush {
+    uvec4 params;              // x mode, y step j, z block k, w padded length
+    uvec4 lists;               // x alive list holding the particles
+};
+
 struct ParticleSortPush {
     vec4 camera;               // xyz camera position (m)
     vec4 forward;              // xyz camera forward

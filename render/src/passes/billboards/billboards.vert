@@ -1,11 +1,20 @@
 #version 460
-// particles.billboards: camera-point-facing quads built from the particle pool (sl-particles.md
-// 6.1): at = pos - camera, right = normalize(at x Z), up = normalize(right x at), half-extents
-// sx/2 and sy/2; FOLLOW_VELOCITY (6.2) turns the y extent along the on-screen motion. Vertex i of
-// the 6 per instance is corner (0, 1, 2, 1, 3, 2)[i] of (+up -right), (-up -right), (+up +right),
-// (-up +right), uvs (0,1), (0,0), (1,1), (1,0) (GL convention; v is flipped for Vulkan images, so
-// the image's top row is at +up). Particles of another blend pair than this draw's, and HUD
-// particles (HUD space is not drawn yet), collapse to a point outside the view.
+// particles.billboards: one quad per visible particle, built as the viewer builds it
+// (LLVOPartGroup::getGeometry). Vertex i of the 6 per instance is corner (0, 1, 2, 1, 3, 2)[i];
+// corner uvs (0,1), (0,0), (1,1), (1,0) (GL convention; v is flipped for Vulkan images, so the
+// image's top row is at +up).
+// Billboards (sl-particles.md 6.1): camera-point facing, at = pos - camera, right =
+// normalize(at x Z), up = normalize(right x at), corners (+up -right), (-up -right), (+up +right),
+// (-up +right) with half-extents sx/2 and sy/2; FOLLOW_VELOCITY (6.2) turns the y extent along the
+// on-screen motion.
+// Ribbons (6.4): corners parent + paxis psx/2, parent - paxis psx/2, own + axis sx/2,
+// own - axis sx/2, where the parent (particles.ribbon_parent) is the next newer particle of the
+// source; the newest connects to the source object's position with its current local +Z and the
+// start x scale, in the start colour and glow, and collapses once the object is gone. Colour and
+// glow come from each end's particle.
+// Colours are rounded to 8 bits per channel as the viewer's LLColor4U vertex colours are.
+// Particles of another blend pair than this draw's, and HUD particles (HUD space is not drawn),
+// collapse to a point outside the view.
 #include "lighting.glsl"
 #include "billboard_common.glsl"
 
@@ -14,6 +23,7 @@ layout(location = 1) out vec2 uv;
 layout(location = 2) out vec4 color;
 layout(location = 3) flat out uint layer;
 layout(location = 4) flat out uint flags;
+layout(location = 5) out float glow;
 
 const uint CORNER[6] = uint[6](0u, 1u, 2u, 1u, 3u, 2u);
 const float RIGHT_SIGN[4] = float[4](-1.0, -1.0, 1.0, 1.0);
@@ -21,20 +31,22 @@ const float UP_SIGN[4] = float[4](1.0, -1.0, 1.0, -1.0);
 const vec2 CORNER_UV[4] = vec2[4](vec2(0.0, 1.0), vec2(0.0, 0.0), vec2(1.0, 1.0), vec2(1.0, 0.0));
 // Velocities below this (m/s) keep the plain orientation.
 const float MIN_SPEED = 1e-6;
+const float COLOR_LEVELS = 255.0;
+// "No parent" in particles.ribbon_parent.
+const uint NO_PARENT = 0xFFFFFFFFu;
 
-void main() {
-    GpuParticle p = pool[visible[gl_InstanceIndex]];
-    flags = p.ids.z;
-    if (p.ids.w != push.blend.x || (flags & PF_HUD) != 0u) {
-        gl_Position = vec4(0.0, 0.0, -1.0, 1.0);
-        return;
-    }
+vec4 to_8_bits(vec4 c) {
+    return floor(clamp(c, 0.0, 1.0) * COLOR_LEVELS + 0.5) / COLOR_LEVELS;
+}
+
+// Corner c of a camera-facing billboard.
+vec3 billboard_corner(GpuParticle p, uint c) {
     vec3 pos = p.pos_age.xyz;
     vec3 at = pos - frame.camera_pos.xyz;
     vec3 right = normalize(cross(at, vec3(0.0, 0.0, 1.0)));
     vec3 up = normalize(cross(right, at));
     vec3 vel = p.vel_max_age.xyz;
-    if ((flags & PF_FOLLOW_VELOCITY) != 0u && length(vel) > MIN_SPEED) {
+    if ((p.ids.z & PF_FOLLOW_VELOCITY) != 0u && length(vel) > MIN_SPEED) {
         vec3 v = normalize(vel);
         vec2 ab = vec2(dot(v, right), dot(v, up));
         if (length(ab) > MIN_SPEED) {
@@ -45,10 +57,53 @@ void main() {
             right = right2;
         }
     }
+    return pos + RIGHT_SIGN[c] * right * (0.5 * p.scale.x) + UP_SIGN[c] * up * (0.5 * p.scale.y);
+}
+
+// Corner c of a ribbon segment of the particle in `slot`; its colour and glow in `c_color`, `c_glow`.
+vec3 ribbon_corner(GpuParticle p, uint slot, uint c, out vec4 c_color, out float c_glow) {
+    float side = (c == 0u || c == 2u) ? 1.0 : -1.0;
+    if (c >= 2u) {
+        c_color = p.color;
+        c_glow = p.offset_glow.w;
+        return p.pos_age.xyz + side * p.axis.xyz * (0.5 * p.scale.x);
+    }
+    uint par = ribbon_parent[slot];
+    if (par != NO_PARENT) {
+        GpuParticle q = pool[par];
+        c_color = q.color;
+        c_glow = q.offset_glow.w;
+        return q.pos_age.xyz + side * q.axis.xyz * (0.5 * q.scale.x);
+    }
+    GpuEmitter e = emitters[p.ids.x];
+    c_color = e.start_color;
+    c_glow = floor(COLOR_LEVELS * e.angles_glow.z + 0.5) / COLOR_LEVELS;
+    if (e.axis.w < 0.5) {
+        // No source object: the viewer uses the particle's own edge, a zero-area segment.
+        return p.pos_age.xyz + side * p.axis.xyz * (0.5 * p.scale.x);
+    }
+    return e.position_speed_min.xyz + side * e.axis.xyz * (0.5 * e.scales.x);
+}
+
+void main() {
+    uint slot = visible[gl_InstanceIndex];
+    GpuParticle p = pool[slot];
+    flags = p.ids.z;
+    if (p.ids.w != push.blend.x || (flags & PF_HUD) != 0u) {
+        gl_Position = vec4(0.0, 0.0, -1.0, 1.0);
+        return;
+    }
     uint c = CORNER[gl_VertexIndex % 6];
-    world_pos = pos + RIGHT_SIGN[c] * right * (0.5 * p.scale.x) + UP_SIGN[c] * up * (0.5 * p.scale.y);
+    vec4 corner_color = p.color;
+    float corner_glow = p.offset_glow.w;
+    if ((flags & PF_RIBBON) != 0u) {
+        world_pos = ribbon_corner(p, slot, c, corner_color, corner_glow);
+    } else {
+        world_pos = billboard_corner(p, c);
+    }
     uv = vec2(CORNER_UV[c].x, 1.0 - CORNER_UV[c].y);
-    color = p.color;
+    color = to_8_bits(corner_color);
+    glow = corner_glow;
     layer = source_layer[p.ids.x];
     gl_Position = frame.clip_from_world * vec4(world_pos, 1.0);
 }

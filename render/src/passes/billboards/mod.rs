@@ -12,7 +12,8 @@
 //! visible list in which particles of other pairs collapse, so the far-to-near order holds within
 //! a pair; pairs are drawn in the order given (the frame puts those whose dest is ONE last).
 //!
-//! Not drawn yet: HUD particles, ribbons (drawn as billboards), the glow pass.
+//! Ribbon particles draw segments to their parents (`billboards.vert`; links from
+//! `particles.ribbons`). Not drawn yet: HUD particles, the glow pass.
 
 pub mod pipeline;
 
@@ -44,8 +45,9 @@ pub const SOFT_FADE_M: f32 = 0.5;
 /// Workgroup side of the depth copy.
 const TILE: u32 = 8;
 
-/// Lighting 0..5, pool, visible, source layers, textures, fog uniform, integrated fog, depth.
-const BINDINGS: [BindingKind; 13] = [
+/// Lighting 0..5, pool, visible, source layers, textures, fog uniform, integrated fog, depth,
+/// (13: reserved for the repeat-addressed textures), ribbon parents, emitters.
+const BINDINGS: [BindingKind; 16] = [
     BindingKind::UniformBuffer,
     BindingKind::StorageBuffer,
     BindingKind::StorageBuffer,
@@ -59,6 +61,9 @@ const BINDINGS: [BindingKind; 13] = [
     BindingKind::UniformBuffer,
     BindingKind::SampledImage,
     BindingKind::SampledImage,
+    BindingKind::SampledImage,
+    BindingKind::StorageBuffer,
+    BindingKind::StorageBuffer,
 ];
 
 /// A legacy blend pair: (source, dest) factor enum values.
@@ -208,7 +213,7 @@ impl BillboardsPass {
     }
 
     /// What the draw reads besides its attachments.
-    fn reads<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Use<'r>; 12] {
+    fn reads<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Use<'r>; 14] {
         let (world, p) = (inp.world, inp.particles);
         [
             Use::Buffer(&world.objects, Access::FragmentRead),
@@ -223,11 +228,13 @@ impl BillboardsPass {
             Use::Image(&inp.textures.image, Access::FragmentRead),
             Use::Image(self.fog_inputs(inp).1, Access::FragmentRead),
             Use::Image(&self.linear_depth, Access::FragmentRead),
+            Use::Buffer(&p.ribbon_parent, Access::VertexRead),
+            Use::Buffer(&p.emitters, Access::VertexRead),
         ]
     }
 
     /// The draw's resources in binding order (see [`BINDINGS`]).
-    fn binds<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Bind<'r>; 13] {
+    fn binds<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Bind<'r>; 16] {
         let ro = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
         let (fog_uniform, fog_volume) = self.fog_inputs(inp);
         let [b0, b1, b2, b3, b4, b5] = lighting_binds(inp.frame, inp.world, inp.samplers);
@@ -246,6 +253,9 @@ impl BillboardsPass {
             Bind::Buffer(fog_uniform),
             Bind::Sampled(fog_volume, inp.samplers.linear_clamp, ro),
             Bind::Sampled(&self.linear_depth, inp.samplers.nearest_clamp, ro),
+            Bind::Sampled(&inp.textures.image, inp.samplers.linear_repeat, ro),
+            Bind::Buffer(&p.ribbon_parent),
+            Bind::Buffer(&p.emitters),
         ]
     }
 

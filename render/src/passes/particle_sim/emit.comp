@@ -138,6 +138,11 @@ void main() {
     p.color = e.start_color;
     p.scale = vec4(e.scales.xy, 0.0, 0.0);
     p.ids = uvec4(source, serial, e.params.y, e.params.w);
+    // A ribbon particle takes the emitter's local +Z as its axis; particles.ribbons zeroes it
+    // (ribbon.y = 1 asks for that check) when the source had no live particle to link behind.
+    bool ribbon = (e.params.y & PF_RIBBON) != 0u;
+    p.axis = ribbon ? vec4(e.axis.xyz, 0.0) : vec4(0.0);
+    p.ribbon = uvec4(serial, ribbon ? 1u : 0u, 0u, 0u);
     pool[idx] = p;
     alive_in[push_alive(push.counts.x)] = idx;
     atomicAdd(counters.emitted, 1u);

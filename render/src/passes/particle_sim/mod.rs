@@ -11,6 +11,7 @@ pub mod cull;
 
 use crate::error::Result;
 use crate::gpu_types::ParticleSimPush;
+use crate::passes::particle_ribbons::{RibbonBuffers, RibbonPass};
 use crate::shaders;
 use crate::vk::context::Gpu;
 use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
@@ -43,6 +44,9 @@ pub struct SimBuffers<'r> {
     pub emitters: &'r Buffer,
     /// `particles.bursts`.
     pub bursts: &'r Buffer,
+    /// `particles.ribbon_keys`, `particles.ribbon_parent` and `particles.ribbon_tail`, when the
+    /// pool has a RIBBON source (`particles.ribbons` runs only then).
+    pub ribbons: Option<[&'r Buffer; 3]>,
 }
 
 impl<'r> SimBuffers<'r> {
@@ -59,10 +63,11 @@ impl<'r> SimBuffers<'r> {
     }
 }
 
-/// The two pipelines of the simulation.
+/// The pipelines of the simulation.
 pub struct ParticleSimPasses {
     emit: ComputePipeline,
     update: ComputePipeline,
+    ribbons: RibbonPass,
 }
 
 impl ParticleSimPasses {
@@ -73,11 +78,11 @@ impl ParticleSimPasses {
             gpu.create_compute_pipeline(EMIT, shaders::PASSES_PARTICLE_SIM_EMIT_COMP, &BINDINGS, push)?;
         let update =
             gpu.create_compute_pipeline(UPDATE, shaders::PASSES_PARTICLE_SIM_UPDATE_COMP, &BINDINGS, push)?;
-        Ok(ParticleSimPasses { emit, update })
+        Ok(ParticleSimPasses { emit, update, ribbons: RibbonPass::new(gpu)? })
     }
 
-    /// Records one frame: emission of `push.counts.y` candidates, then the update of every alive
-    /// particle (at most `push.counts.w`, the capacity).
+    /// Records one frame: emission of `push.counts.y` candidates, the ribbon links at birth, the
+    /// update of every alive particle (at most `push.counts.w`, the capacity), the ribbon parents.
     pub fn record(&self, rec: &mut Recorder<'_>, bufs: &SimBuffers<'_>, push: &ParticleSimPush) {
         let emit_uses = [
             Use::Buffer(bufs.pool, Access::ComputeWrite),
@@ -93,6 +98,18 @@ impl ParticleSimPasses {
         rec.pass(EMIT, &emit_uses, |rec| {
             rec.dispatch(&self.emit, &bufs.binds(), bytemuck::bytes_of(push), [emit_groups, 1, 1]);
         });
+        let ribbons = bufs.ribbons.map(|[keys, parent, tail]| RibbonBuffers {
+            pool: bufs.pool,
+            alive: bufs.alive_in,
+            counters: bufs.counters,
+            keys,
+            parent,
+            tail,
+            list: push.counts[0],
+        });
+        if let Some(r) = &ribbons {
+            self.ribbons.record_birth(rec, r);
+        }
         let update_uses = [
             Use::Buffer(bufs.pool, Access::ComputeWrite),
             Use::Buffer(bufs.dead, Access::ComputeWrite),
@@ -106,5 +123,8 @@ impl ParticleSimPasses {
         rec.pass(UPDATE, &update_uses, |rec| {
             rec.dispatch(&self.update, &bufs.binds(), bytemuck::bytes_of(push), [update_groups, 1, 1]);
         });
+        if let Some(r) = &ribbons {
+            self.ribbons.record_parents(rec, r);
+        }
     }
 }

@@ -23,6 +23,7 @@ const uint PF_WIND = 0x008u;
 const uint PF_FOLLOW_SRC = 0x010u;
 const uint PF_TARGET_POS = 0x040u;
 const uint PF_TARGET_LINEAR = 0x080u;
+const uint PF_RIBBON = 0x400u;
 const uint PF_DEAD = 0x80000000u;
 // Positions beyond this distance from the region origin are discarded (m).
 const float MAX_POSITION_M = 1.0e6;

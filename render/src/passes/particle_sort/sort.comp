@@ -4,10 +4,10 @@
 // alpha billboards blend back to front. Mode 0 writes one (key, index) pair per slot of a
 // power-of-two padded array: key = -view depth of the visible particle (bits mapped to unsigned
 // order), the largest key for padding; mode 1 is one compare-exchange step (j, k) of Batcher's
-// bitonic network (one thread per pair: element i = 2j floor(t / j) + t mod j against i + j,
-// ascending where i & k == 0); mode 2 writes the sorted indices back into particles.visible.
+// bitonic network (bitonic.glsl); mode 2 writes the sorted indices back into particles.visible.
 // Ascending keys = descending depth = far to near.
 #include "gpu_types.glsl"
+#include "bitonic.glsl"
 
 layout(local_size_x = 64) in;
 
@@ -50,11 +50,12 @@ void main() {
         if (t >= padded / 2u) {
             return;
         }
-        uint i = 2u * j * (t / j) + t % j;
-        uint l = i + j;
+        uvec2 pair = bitonic_pair(t, j);
+        uint i = pair.x;
+        uint l = pair.y;
         uvec2 a = keys[i];
         uvec2 b = keys[l];
-        bool ascending = (i & k) == 0u;
+        bool ascending = bitonic_ascending(i, k);
         if ((a.x > b.x) == ascending && a.x != b.x) {
             keys[i] = b;
             keys[l] = a;

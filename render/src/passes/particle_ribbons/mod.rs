@@ -1,0 +1,126 @@
+//! `particles.ribbons`: the ribbon links of the GPU particles (algorithm in `ribbons.comp`; the CPU
+//! twin is `particles::sim`'s ribbon code). Recorded by [`crate::passes::particle_sim`] in two
+//! parts around `particles.update`: [`RibbonPass::record_birth`] (keys, the bitonic sort by
+//! (source, serial), links at birth, source tails) after `particles.emit`, and [`RibbonPass::record_parents`]
+//! after the update. Only pools with a RIBBON source run it; the padded length follows the pool's
+//! capacity, e.g. 8192 particles: 91 sort steps.
+
+use crate::error::Result;
+use crate::gpu_types::RibbonPush;
+use crate::passes::particle_sort::bitonic_steps;
+use crate::shaders;
+use crate::vk::context::Gpu;
+use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
+use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::resource::Buffer;
+
+/// The pass name; its steps are `particles.ribbons.keys`, `.step`, `.birth` and `.parents`.
+pub const NAME: &str = "particles.ribbons";
+/// Threads per workgroup.
+const WORKGROUP: u32 = 64;
+/// Bytes per key: (source, serial, slot, unused).
+pub const KEY_BYTES: u64 = 16;
+/// Pool, alive list, counters, keys, parents, tails.
+const BINDINGS: [BindingKind; 6] = [BindingKind::StorageBuffer; 6];
+const MODE_KEYS: u32 = 0;
+const MODE_STEP: u32 = 1;
+const MODE_LINK_AT_BIRTH: u32 = 2;
+const MODE_TAIL: u32 = 3;
+const MODE_PARENTS: u32 = 4;
+
+/// What the ribbon pass reads and writes.
+#[derive(Clone, Copy)]
+pub struct RibbonBuffers<'r> {
+    /// `particles.pool` (axes are resolved in place).
+    pub pool: &'r Buffer,
+    /// The alive list holding the frame's particles before the update.
+    pub alive: &'r Buffer,
+    /// `particles.counters`.
+    pub counters: &'r Buffer,
+    /// `particles.ribbon_keys`: the padded (source, serial, slot) array.
+    pub keys: &'r Buffer,
+    /// `particles.ribbon_parent`: per slot, the parent's slot or `u32::MAX`.
+    pub parent: &'r Buffer,
+    /// `particles.ribbon_tail`: per source, the serial and ribbon id of the newest particle it
+    /// made (`u32::MAX` twice before the first).
+    pub tail: &'r Buffer,
+    /// Which alive list (0/1) `alive` is.
+    pub list: u32,
+}
+
+/// The padded length of the key array for a pool of `capacity` particles.
+pub fn padded_len(capacity: u32) -> u32 {
+    capacity.max(2).next_power_of_two()
+}
+
+/// The ribbon pipeline.
+pub struct RibbonPass {
+    pipeline: ComputePipeline,
+}
+
+impl RibbonPass {
+    /// Creates the pipeline.
+    pub fn new(gpu: &Gpu) -> Result<Self> {
+        let push = std::mem::size_of::<RibbonPush>() as u32;
+        let pipeline = gpu.create_compute_pipeline(
+            NAME,
+            shaders::PASSES_PARTICLE_RIBBONS_RIBBONS_COMP,
+            &BINDINGS,
+            push,
+        )?;
+        Ok(RibbonPass { pipeline })
+    }
+
+    /// After `particles.emit`: keys, sort, links at birth.
+    pub fn record_birth(&self, rec: &mut Recorder<'_>, bufs: &RibbonBuffers<'_>) {
+        let padded = bufs.keys.size / KEY_BYTES;
+        let padded = u32::try_from(padded).unwrap_or(u32::MAX);
+        self.run(rec, bufs, "keys", [MODE_KEYS, 0, 0, padded], padded);
+        for (j, k) in bitonic_steps(padded) {
+            self.run(rec, bufs, "step", [MODE_STEP, j, k, padded], padded / 2);
+        }
+        self.run(rec, bufs, "birth", [MODE_LINK_AT_BIRTH, 0, 0, padded], padded);
+        self.run(rec, bufs, "tail", [MODE_TAIL, 0, 0, padded], padded);
+    }
+
+    /// After `particles.update`: every survivor's parent.
+    pub fn record_parents(&self, rec: &mut Recorder<'_>, bufs: &RibbonBuffers<'_>) {
+        let padded = u32::try_from(bufs.keys.size / KEY_BYTES).unwrap_or(u32::MAX);
+        self.run(rec, bufs, "parents", [MODE_PARENTS, 0, 0, padded], padded);
+    }
+
+    fn run(
+        &self,
+        rec: &mut Recorder<'_>,
+        bufs: &RibbonBuffers<'_>,
+        what: &str,
+        params: [u32; 4],
+        threads: u32,
+    ) {
+        let uses = [
+            Use::Buffer(bufs.pool, Access::ComputeWrite),
+            Use::Buffer(bufs.alive, Access::ComputeRead),
+            Use::Buffer(bufs.counters, Access::ComputeRead),
+            Use::Buffer(bufs.keys, Access::ComputeWrite),
+            Use::Buffer(bufs.parent, Access::ComputeWrite),
+            Use::Buffer(bufs.tail, Access::ComputeWrite),
+        ];
+        let binds = [
+            Bind::Buffer(bufs.pool),
+            Bind::Buffer(bufs.alive),
+            Bind::Buffer(bufs.counters),
+            Bind::Buffer(bufs.keys),
+            Bind::Buffer(bufs.parent),
+            Bind::Buffer(bufs.tail),
+        ];
+        let push = RibbonPush { params, lists: [bufs.list, 0, 0, 0] };
+        rec.pass(&crate::names::resource(NAME, what), &uses, |rec| {
+            rec.dispatch(
+                &self.pipeline,
+                &binds,
+                bytemuck::bytes_of(&push),
+                [threads.div_ceil(WORKGROUP), 1, 1],
+            );
+        });
+    }
+}
