@@ -14,6 +14,7 @@ layout(location = 1) out vec2 uv;
 layout(location = 2) out vec4 color;
 layout(location = 3) flat out uint layer;
 layout(location = 4) flat out uint flags;
+layout(location = 5) flat out float glow;
 
 const uint CORNER[6] = uint[6](0u, 1u, 2u, 1u, 3u, 2u);
 const float RIGHT_SIGN[4] = float[4](-1.0, -1.0, 1.0, 1.0);
@@ -50,5 +51,6 @@ void main() {
     uv = vec2(CORNER_UV[c].x, 1.0 - CORNER_UV[c].y);
     color = p.color;
     layer = source_layer[p.ids.x];
+    glow = p.offset_glow.w;
     gl_Position = frame.clip_from_world * vec4(world_pos, 1.0);
 }
