@@ -12,7 +12,16 @@
 //! visible list in which particles of other pairs collapse, so the far-to-near order holds within
 //! a pair; pairs are drawn in the order given (the frame puts those whose dest is ONE last).
 //!
-//! Not drawn yet: HUD particles, ribbons (drawn as billboards), the glow pass.
+//! Glow (sl-particles.md 6.3): the same draw writes a second colour attachment, the glow mask
+//! `frame.glow` (see [`crate::passes::glow`]), cleared to 0 at the start of the pass and blended
+//! independently of the colour with (ONE, ONE_MINUS_SRC_ALPHA) from (texture alpha x glow x soft
+//! fade, 0, 0, fragment alpha): mask' = mask (1 - a) + tex_a glow, what the viewer's colour draw
+//! (alpha factors ZERO, ONE_MINUS_SRC_ALPHA) and its glow draw (alpha ONE, ONE) leave together.
+//!
+//! Texture addressing (6.5): the default texture (layer 0) is sampled with clamp addressing
+//! (binding 9), custom textures (layers >= 1) with repeat (binding 13, the same array).
+//!
+//! Not drawn yet: HUD particles, ribbons (drawn as billboards).
 
 pub mod pipeline;
 
@@ -44,8 +53,9 @@ pub const SOFT_FADE_M: f32 = 0.5;
 /// Workgroup side of the depth copy.
 const TILE: u32 = 8;
 
-/// Lighting 0..5, pool, visible, source layers, textures, fog uniform, integrated fog, depth.
-const BINDINGS: [BindingKind; 13] = [
+/// Lighting 0..5, pool, visible, source layers, textures (clamp), fog uniform, integrated fog,
+/// depth, textures (repeat). Bindings 14 and 15 are reserved for ribbons.
+const BINDINGS: [BindingKind; 14] = [
     BindingKind::UniformBuffer,
     BindingKind::StorageBuffer,
     BindingKind::StorageBuffer,
@@ -57,6 +67,7 @@ const BINDINGS: [BindingKind; 13] = [
     BindingKind::StorageBuffer,
     BindingKind::SampledImage,
     BindingKind::UniformBuffer,
+    BindingKind::SampledImage,
     BindingKind::SampledImage,
     BindingKind::SampledImage,
 ];
@@ -92,6 +103,8 @@ pub struct BillboardInputs<'r> {
     pub camera: (glam::Vec3, f32, f32),
     /// HDR target (blended into).
     pub hdr: &'r Image,
+    /// Glow mask target ([`crate::passes::glow::MASK_FORMAT`]; cleared, then blended into).
+    pub glow: &'r Image,
     /// Opaque depth (tested, not written).
     pub depth: &'r Image,
 }
@@ -183,9 +196,11 @@ impl BillboardsPass {
         self.record_depth_copy(rec, inp.depth, inp.samplers.nearest_clamp, &push);
         let reads = self.reads(inp);
         let color = Attachment { image: inp.hdr, clear: None, layer: None };
+        let zero = vk::ClearValue { color: vk::ClearColorValue { float32: [0.0; 4] } };
+        let glow = Attachment { image: inp.glow, clear: Some(zero), layer: None };
         let depth = Attachment { image: inp.depth, clear: None, layer: None };
         let draw_args = &inp.particles.draw_args;
-        rec.render(NAME, &[color], Some(depth), &reads, |rec| {
+        rec.render(NAME, &[color, glow], Some(depth), &reads, |rec| {
             let binds = self.binds(inp);
             for &pair in pairs {
                 let Some(pipe) = self.pipelines.get(&pair) else {
@@ -227,7 +242,7 @@ impl BillboardsPass {
     }
 
     /// The draw's resources in binding order (see [`BINDINGS`]).
-    fn binds<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Bind<'r>; 13] {
+    fn binds<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Bind<'r>; 14] {
         let ro = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
         let (fog_uniform, fog_volume) = self.fog_inputs(inp);
         let [b0, b1, b2, b3, b4, b5] = lighting_binds(inp.frame, inp.world, inp.samplers);
@@ -246,6 +261,7 @@ impl BillboardsPass {
             Bind::Buffer(fog_uniform),
             Bind::Sampled(fog_volume, inp.samplers.linear_clamp, ro),
             Bind::Sampled(&self.linear_depth, inp.samplers.nearest_clamp, ro),
+            Bind::Sampled(&inp.textures.image, inp.samplers.linear_repeat, ro),
         ]
     }
 
