@@ -32,7 +32,8 @@ pub const NAME: &str = "host.glow";
 /// Format of the glow mask `frame.glow`: R the mask (texture alpha x glow, attenuated by what is
 /// drawn over it), G and B 0, A the particles' accumulated coverage (not read). RGBA16F because it
 /// is blendable and usable as a storage image on every Vulkan device (R16G16 would need the
-/// extended storage formats); half precision keeps the mask's 1/255 glow steps exact.
+/// extended storage formats); half precision (relative error below 0.05 %) resolves the mask's
+/// 1/255 glow steps.
 pub const MASK_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
 /// Format of the half-resolution bloom images (linear HDR radiance).
 const BLOOM_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
