@@ -5,7 +5,8 @@
 //! `fog.froxel_inject` -> `fog.froxel_integrate` -> `fog.apply` (when `RenderVKVolumetricFog` is
 //! on) -> `particles.emit` -> `particles.update` -> `particles.cull` -> `particles.sort` ->
 //! `particles.billboards` (alpha-blended, each fragment fogged at its own depth; when the scene has
-//! particle sources and `RenderMaxPartCount` > 0) -> `host.tonemap` (HDR -> sRGB RGBA8).
+//! particle sources and `RenderMaxPartCount` > 0; also the glow mask) -> `host.glow` (when a source
+//! has glow) -> `host.tonemap` (HDR + bloom -> sRGB RGBA8).
 //!
 //! With [`HostRenderer::particles_only`] the opaque and fog passes are skipped: the HDR target is
 //! cleared to black and the depth to the far plane, and only the particles are drawn (still lit,
@@ -23,12 +24,13 @@ use crate::passes::billboards::{is_additive, BillboardInputs, BillboardsPass, Bl
 use crate::passes::fog_apply::FogApplyPass;
 use crate::passes::froxel_inject::FroxelInjectPass;
 use crate::passes::froxel_integrate::FroxelIntegratePass;
+use crate::passes::glow::{self, GlowPass, GLOW_STRENGTH};
 use crate::passes::opaque::{OpaquePass, DEPTH_FORMAT, HDR_FORMAT};
 use crate::passes::particle_sim::cull::{frustum_planes, ParticleCullPass};
 use crate::passes::particle_sim::ParticleSimPasses;
 use crate::passes::particle_sort::ParticleSortPass;
 use crate::passes::shadow::ShadowPass;
-use crate::passes::tonemap::TonemapPass;
+use crate::passes::tonemap::{Bloom, TonemapPass};
 use crate::scene::Scene;
 use crate::view::{CameraView, CAMERA_FAR_M, CAMERA_NEAR_M, CASCADES};
 use crate::vk::context::Gpu;
@@ -50,6 +52,8 @@ pub struct Targets {
     pub depth: Image,
     /// The displayable result, sRGB-encoded RGBA8.
     pub ldr: Image,
+    /// The particles' glow mask ([`glow::MASK_FORMAT`]; cleared by `particles.billboards`).
+    pub glow: Image,
 }
 
 impl Targets {
@@ -79,6 +83,7 @@ impl Targets {
                 U::DEPTH_STENCIL_ATTACHMENT | U::SAMPLED | U::TRANSFER_SRC,
             )?,
             ldr: image("frame.ldr", vk::Format::R8G8B8A8_UNORM, U::STORAGE | U::TRANSFER_SRC)?,
+            glow: image("frame.glow", glow::MASK_FORMAT, U::COLOR_ATTACHMENT | U::STORAGE | U::TRANSFER_SRC)?,
         })
     }
 }
@@ -88,6 +93,7 @@ pub struct HostRenderer {
     shadow: ShadowPass,
     opaque: OpaquePass,
     tonemap: TonemapPass,
+    glow: GlowPass,
     inject: FroxelInjectPass,
     integrate: FroxelIntegratePass,
     apply: FogApplyPass,
@@ -119,6 +125,7 @@ impl HostRenderer {
             shadow: ShadowPass::new(gpu)?,
             opaque: OpaquePass::new(gpu)?,
             tonemap: TonemapPass::new(gpu)?,
+            glow: GlowPass::new(gpu, width, height)?,
             inject: FroxelInjectPass::new(gpu)?,
             integrate: FroxelIntegratePass::new(gpu)?,
             apply: FogApplyPass::new(gpu)?,
@@ -198,7 +205,13 @@ impl HostRenderer {
                     t,
                 )?;
             }
-            self.tonemap.record(rec, &t.hdr, &t.ldr, cam.exposure);
+            let glowing = particles_on && self.particles.is_some() && glow::scene_has_glow(scene);
+            if glowing {
+                self.glow.record(rec, &t.hdr, &t.glow);
+            }
+            let strength = if glowing { GLOW_STRENGTH } else { 0.0 };
+            let bloom = Bloom { image: self.glow.bloom(), sampler: self.samplers.linear_clamp, strength };
+            self.tonemap.record(rec, &t.hdr, &t.ldr, cam.exposure, bloom);
             Ok(())
         })
     }
@@ -358,6 +371,7 @@ impl ParticlePasses {
             fog,
             camera: (view.forward, CAMERA_NEAR_M, CAMERA_FAR_M),
             hdr: &t.hdr,
+            glow: &t.glow,
             depth: &t.depth,
         };
         self.billboards.record(rec, &inputs, &sp.pairs)

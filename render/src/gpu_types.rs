@@ -406,6 +406,34 @@ gpu_struct! {
     }
 }
 
+gpu_struct! {
+    size = 48;
+    /// Push constants of `host.glow`'s extract and blur passes.
+    pub struct GlowPush {
+        /// x, y output size (pixels); z, w input size (pixels).
+        pub extent: [u32; 4],
+        /// x, y one step along the blurred axis ((1, 0) or (0, 1)); z radius (taps each side); w unused.
+        pub step_radius: [i32; 4],
+        /// x Gaussian sigma (half-resolution pixels); yzw unused.
+        pub sigma: [f32; 4],
+    }
+}
+
+gpu_struct! {
+    size = 16;
+    /// `host.tonemap`'s bloom term, pushed after its [`TonemapPush`].
+    pub struct TonemapBloom {
+        /// Bloom strength added to the HDR radiance before exposure (0 = no bloom, not sampled).
+        pub strength: f32,
+        /// Padding.
+        pub pad0: u32,
+        /// Padding.
+        pub pad1: u32,
+        /// Padding.
+        pub pad2: u32,
+    }
+}
+
 /// Every mirrored struct, for the mirror test: (name, fields, size).
 pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
     fn entry<T: GpuStruct>() -> (&'static str, &'static [GpuField], usize) {
@@ -431,6 +459,8 @@ pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
         entry::<BillboardPush>(),
         entry::<ParticleSortPush>(),
         entry::<RibbonPush>(),
+        entry::<GlowPush>(),
+        entry::<TonemapBloom>(),
     ]
 }
 

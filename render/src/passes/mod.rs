@@ -5,6 +5,7 @@ pub mod fill;
 pub mod fog_apply;
 pub mod froxel_inject;
 pub mod froxel_integrate;
+pub mod glow;
 pub mod opaque;
 pub mod particle_ribbons;
 pub mod particle_sim;

@@ -175,4 +175,19 @@ struct ParticleSortPush {
     uvec4 params;              // x mode (0 keys, 1 step, 2 write back), y j, z k, w padded length
 };
 
+// Push constants of host.glow's extract and blur passes.
+struct GlowPush {
+    uvec4 extent;              // xy output size, zw input size (pixels)
+    ivec4 step_radius;         // xy step along the blurred axis, z radius (taps each side)
+    vec4 sigma;                // x Gaussian sigma (half-resolution pixels)
+};
+
+// host.tonemap's bloom term, pushed after its TonemapPush.
+struct TonemapBloom {
+    float strength;            // added x bloom before exposure; 0 = none (not sampled)
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+
 #endif

@@ -108,6 +108,8 @@ fn describe(instance: &ash::Instance, index: usize, pd: vk::PhysicalDevice) -> R
         ("maintenance4".to_owned(), f13.maintenance4 == vk::TRUE),
         ("hostQueryReset".to_owned(), f12.host_query_reset == vk::TRUE),
         ("fragmentStoresAndAtomics".to_owned(), core.fragment_stores_and_atomics == vk::TRUE),
+        // Billboards blend the HDR colour and the glow mask with different factors.
+        ("independentBlend".to_owned(), core.independent_blend == vk::TRUE),
         (
             "shaderStorageImageWriteWithoutFormat".to_owned(),
             core.shader_storage_image_write_without_format == vk::TRUE,
@@ -201,6 +203,7 @@ pub fn create(instance: &ash::Instance, info: &DeviceInfo) -> Result<(ash::Devic
     let extensions: Vec<_> = REQUIRED_EXTENSIONS.iter().map(|e| e.as_ptr()).collect();
     let core = vk::PhysicalDeviceFeatures::default()
         .fragment_stores_and_atomics(true)
+        .independent_blend(true)
         .shader_storage_image_write_without_format(true);
     let mut f12 = vk::PhysicalDeviceVulkan12Features::default().host_query_reset(true);
     let mut f13 = vk::PhysicalDeviceVulkan13Features::default()

@@ -20,9 +20,9 @@ pub struct VertexLayout {
     pub attributes: Vec<(u32, vk::Format, u32)>,
 }
 
-/// Colour blending of every colour attachment.
+/// Colour blending: one mode for every colour attachment, or one per attachment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Blend {
+pub enum Blend<'a> {
     /// Replace.
     Opaque,
     /// Premultiplied-alpha "over": rgb = src + dst * (1 - src.a).
@@ -37,6 +37,10 @@ pub enum Blend {
         /// Alpha factors.
         alpha: (vk::BlendFactor, vk::BlendFactor),
     },
+    /// One blend per colour attachment, in `color_formats` order (the device's `independentBlend`
+    /// feature, which `vk::device` requires). The list must match the attachments in length and
+    /// hold no nested `PerAttachment`; anything else is a bug.
+    PerAttachment(&'a [Blend<'a>]),
 }
 
 /// What graphics pipeline to create.
@@ -62,8 +66,8 @@ pub struct GraphicsDesc<'a> {
     pub depth_test: bool,
     /// Depth write.
     pub depth_write: bool,
-    /// Blending of every colour attachment.
-    pub blend: Blend,
+    /// Blending of the colour attachments (one mode for all, or one each).
+    pub blend: Blend<'a>,
     /// Back-face culling.
     pub cull_back: bool,
     /// Depth bias (set per draw with `set_depth_bias`).
@@ -141,7 +145,7 @@ fn build(shared: &Shared, desc: &GraphicsDesc<'_>, layout: &Layout) -> Result<vk
         .depth_test_enable(desc.depth_test)
         .depth_write_enable(desc.depth_write)
         .depth_compare_op(vk::CompareOp::LESS_OR_EQUAL);
-    let blends: Vec<_> = desc.color_formats.iter().map(|_| blend_state(desc.blend)).collect();
+    let blends = blend_states(desc.name, desc.blend, desc.color_formats.len());
     let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blends);
     let mut dynamic_states = vec![vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
     if desc.depth_bias {
@@ -200,7 +204,22 @@ fn vertex_input(
     (vec![binding], attributes)
 }
 
-fn blend_state(blend: Blend) -> vk::PipelineColorBlendAttachmentState {
+/// The blend state of each of `count` colour attachments.
+fn blend_states(name: &str, blend: Blend<'_>, count: usize) -> Vec<vk::PipelineColorBlendAttachmentState> {
+    let Blend::PerAttachment(each) = blend else {
+        return (0..count).map(|_| blend_state(blend)).collect();
+    };
+    if each.len() != count || each.iter().any(|b| matches!(b, Blend::PerAttachment(_))) {
+        crate::error::bug(&format!(
+            "{name}: {} per-attachment blends (nested lists are not allowed) for {count} colour attachments",
+            each.len()
+        ));
+    }
+    each.iter().map(|&b| blend_state(b)).collect()
+}
+
+/// The blend state of one attachment (`blend` is not `PerAttachment`).
+fn blend_state(blend: Blend<'_>) -> vk::PipelineColorBlendAttachmentState {
     let all = vk::ColorComponentFlags::RGBA;
     let base = vk::PipelineColorBlendAttachmentState::default().color_write_mask(all);
     let (color, alpha) = match blend {
@@ -213,6 +232,7 @@ fn blend_state(blend: Blend) -> vk::PipelineColorBlendAttachmentState {
             ((vk::BlendFactor::ONE, vk::BlendFactor::ONE), (vk::BlendFactor::ONE, vk::BlendFactor::ONE))
         }
         Blend::Factors { color, alpha } => (color, alpha),
+        Blend::PerAttachment(_) => crate::error::bug("a nested per-attachment blend"),
     };
     base.blend_enable(true)
         .src_color_blend_factor(color.0)
@@ -386,5 +406,32 @@ impl AttachmentViews {
         let colors = colors.iter().map(&mut view_of).collect::<Result<Vec<_>>>()?;
         let depth = depth.as_ref().map(&mut view_of).transpose()?;
         Ok(AttachmentViews { colors, depth, owned })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_blend_repeats_and_per_attachment_blends_differ() {
+        use vk::BlendFactor as F;
+        let same = blend_states("t", Blend::Additive, 2);
+        assert_eq!(same.len(), 2);
+        assert_eq!(same[0].dst_color_blend_factor, F::ONE);
+        assert_eq!(same[1].dst_color_blend_factor, F::ONE);
+        let each =
+            [Blend::Opaque, Blend::Factors { color: (F::ONE, F::SRC_ALPHA), alpha: (F::ZERO, F::ONE) }];
+        let states = blend_states("t", Blend::PerAttachment(&each), 2);
+        assert_eq!(states[0].blend_enable, vk::FALSE);
+        assert_eq!(states[1].blend_enable, vk::TRUE);
+        assert_eq!(states[1].dst_color_blend_factor, F::SRC_ALPHA);
+        assert_eq!(states[1].src_alpha_blend_factor, F::ZERO);
+    }
+
+    #[test]
+    #[should_panic(expected = "per-attachment blends")]
+    fn a_per_attachment_list_of_the_wrong_length_is_a_bug() {
+        blend_states("t", Blend::PerAttachment(&[Blend::Opaque]), 2);
     }
 }

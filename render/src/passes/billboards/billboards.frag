@@ -5,6 +5,10 @@
 // with a normal facing the camera, or fullbright when EMISSIVE; faded near opaque geometry (soft
 // particles: alpha x clamp((scene depth - depth) / fade distance)); froxel fog at the fragment's
 // own depth: fogged = colour x T + S (pairs whose dest factor is ONE add colour x T only).
+// The default texture (layer 0) is sampled with clamp addressing, custom textures with repeat
+// (6.5). Glow (6.3): the second output, the glow mask, gets (texture alpha x glow x soft fade,
+// 0, 0, alpha), blended by the pipeline with (ONE, ONE_MINUS_SRC_ALPHA) into
+// mask' = mask (1 - alpha) + texture alpha x glow.
 #include "lighting.glsl"
 #define FOG_UNIFORM_BINDING 10
 #include "froxel_common.glsl"
@@ -13,19 +17,30 @@
 layout(set = 0, binding = 9) uniform sampler2DArray particle_tex;
 layout(set = 0, binding = 11) uniform sampler3D integrated;
 layout(set = 0, binding = 12) uniform sampler2D scene_depth;
+layout(set = 0, binding = 13) uniform sampler2DArray particle_tex_repeat;
 
 layout(location = 0) in vec3 world_pos;
 layout(location = 1) in vec2 uv;
 layout(location = 2) in vec4 color;
 layout(location = 3) flat in uint layer;
 layout(location = 4) flat in uint flags;
+layout(location = 5) in float glow;  // per vertex: ribbons blend the parent's and their own
 layout(location = 0) out vec4 out_color;
+layout(location = 1) out vec4 out_glow;
 
 // The viewer's discard threshold for alpha-blended particles.
 const float MIN_ALPHA = 0.004;
 
+// The particle texture texel at `uv`: layer 0 clamped, other layers repeated. The layers have one
+// mip level, so an explicit LOD 0 equals an implicit one and needs no derivatives in the branch.
+vec4 particle_texel(vec2 at, uint tex_layer) {
+    vec3 p = vec3(at, float(tex_layer));
+    return tex_layer == 0u ? textureLod(particle_tex, p, 0.0) : textureLod(particle_tex_repeat, p, 0.0);
+}
+
 void main() {
-    vec4 c = texture(particle_tex, vec3(uv, float(layer))) * color;
+    vec4 tex = particle_texel(uv, layer);
+    vec4 c = tex * color;
     bool custom = push.blend.y == 1u;
     if (!custom && c.a < MIN_ALPHA) {
         discard;
@@ -47,14 +62,16 @@ void main() {
     }
     float depth = dot(world_pos - frame.camera_pos.xyz, push.forward_soft.xyz);
     vec2 screen_uv = gl_FragCoord.xy * frame.screen.zw;
-    float alpha = c.a;
+    float fade = 1.0;
     if (push.forward_soft.w > 0.0) {
         float scene = texture(scene_depth, screen_uv).r;
-        alpha *= clamp((scene - depth) / push.forward_soft.w, 0.0, 1.0);
+        fade = clamp((scene - depth) / push.forward_soft.w, 0.0, 1.0);
     }
+    float alpha = c.a * fade;
     if (push.planes.z > 0.5) {
         vec4 f = froxel_fog(integrated, screen_uv, depth);
         radiance = radiance * f.a + (push.blend.z == 1u ? vec3(0.0) : f.rgb);
     }
     out_color = vec4(radiance, alpha);
+    out_glow = vec4(tex.a * glow * fade, 0.0, 0.0, alpha);
 }

@@ -105,5 +105,6 @@ void main() {
     color = to_8_bits(corner_color);
     glow = corner_glow;
     layer = source_layer[p.ids.x];
+    glow = p.offset_glow.w;
     gl_Position = frame.clip_from_world * vec4(world_pos, 1.0);
 }

@@ -13,7 +13,18 @@
 //! a pair; pairs are drawn in the order given (the frame puts those whose dest is ONE last).
 //!
 //! Ribbon particles draw segments to their parents (`billboards.vert`; links from
-//! `particles.ribbons`). Not drawn yet: HUD particles, the glow pass.
+//! `particles.ribbons`).
+//!
+//! Glow (sl-particles.md 6.3): the same draw writes a second colour attachment, the glow mask
+//! `frame.glow` (see [`crate::passes::glow`]), cleared to 0 at the start of the pass and blended
+//! independently of the colour with (ONE, ONE_MINUS_SRC_ALPHA) from (texture alpha x glow x soft
+//! fade, 0, 0, fragment alpha): mask' = mask (1 - a) + tex_a glow, what the viewer's colour draw
+//! (alpha factors ZERO, ONE_MINUS_SRC_ALPHA) and its glow draw (alpha ONE, ONE) leave together.
+//!
+//! Texture addressing (6.5): the default texture (layer 0) is sampled with clamp addressing
+//! (binding 9), custom textures (layers >= 1) with repeat (binding 13, the same array).
+//!
+//! Not drawn yet: HUD particles.
 
 pub mod pipeline;
 
@@ -45,8 +56,8 @@ pub const SOFT_FADE_M: f32 = 0.5;
 /// Workgroup side of the depth copy.
 const TILE: u32 = 8;
 
-/// Lighting 0..5, pool, visible, source layers, textures, fog uniform, integrated fog, depth,
-/// (13: reserved for the repeat-addressed textures), ribbon parents, emitters.
+/// Lighting 0..5, pool, visible, source layers, textures (clamp), fog uniform, integrated fog,
+/// depth, textures (repeat), ribbon parents, emitters.
 const BINDINGS: [BindingKind; 16] = [
     BindingKind::UniformBuffer,
     BindingKind::StorageBuffer,
@@ -97,6 +108,8 @@ pub struct BillboardInputs<'r> {
     pub camera: (glam::Vec3, f32, f32),
     /// HDR target (blended into).
     pub hdr: &'r Image,
+    /// Glow mask target ([`crate::passes::glow::MASK_FORMAT`]; cleared, then blended into).
+    pub glow: &'r Image,
     /// Opaque depth (tested, not written).
     pub depth: &'r Image,
 }
@@ -188,9 +201,11 @@ impl BillboardsPass {
         self.record_depth_copy(rec, inp.depth, inp.samplers.nearest_clamp, &push);
         let reads = self.reads(inp);
         let color = Attachment { image: inp.hdr, clear: None, layer: None };
+        let zero = vk::ClearValue { color: vk::ClearColorValue { float32: [0.0; 4] } };
+        let glow = Attachment { image: inp.glow, clear: Some(zero), layer: None };
         let depth = Attachment { image: inp.depth, clear: None, layer: None };
         let draw_args = &inp.particles.draw_args;
-        rec.render(NAME, &[color], Some(depth), &reads, |rec| {
+        rec.render(NAME, &[color, glow], Some(depth), &reads, |rec| {
             let binds = self.binds(inp);
             for &pair in pairs {
                 let Some(pipe) = self.pipelines.get(&pair) else {

@@ -1,9 +1,12 @@
 //! The billboard pipelines: one per legacy (source, dest) blend pair, with the pair's factors on
-//! RGB and (ZERO, ONE_MINUS_SRC_ALPHA) on the framebuffer alpha (sl-particles.md 6.5).
+//! RGB and (ZERO, ONE_MINUS_SRC_ALPHA) on the framebuffer alpha (sl-particles.md 6.5), and the
+//! glow mask (the second colour attachment) blended with (ONE, ONE_MINUS_SRC_ALPHA) whatever the
+//! pair (6.3; see the billboards module docs).
 
 use ash::vk;
 
 use crate::error::Result;
+use crate::passes::glow::MASK_FORMAT;
 use crate::passes::opaque::{DEPTH_FORMAT, HDR_FORMAT};
 use crate::vk::context::Gpu;
 use crate::vk::graphics::{Blend, GraphicsDesc, GraphicsPipeline};
@@ -42,10 +45,21 @@ pub struct BlendPipelineDesc<'a> {
     pub pair: (u8, u8),
 }
 
-/// Creates the pipeline for `desc.pair`: the pair's factors on RGB, (ZERO, ONE_MINUS_SRC_ALPHA) on
-/// alpha, no vertex input (quads come from the particle buffer), no culling, depth tested but not
-/// written.
+/// The glow mask's blend: mask' = src + mask (1 - src alpha), on every channel.
+const GLOW_MASK_BLEND: Blend<'static> = Blend::Factors {
+    color: (vk::BlendFactor::ONE, vk::BlendFactor::ONE_MINUS_SRC_ALPHA),
+    alpha: (vk::BlendFactor::ONE, vk::BlendFactor::ONE_MINUS_SRC_ALPHA),
+};
+
+/// Creates the pipeline for `desc.pair`: into the HDR target the pair's factors on RGB and
+/// (ZERO, ONE_MINUS_SRC_ALPHA) on alpha, into the glow mask [`GLOW_MASK_BLEND`]; no vertex input
+/// (quads come from the particle buffer), no culling, depth tested but not written.
 pub fn create(gpu: &Gpu, desc: &BlendPipelineDesc<'_>) -> Result<GraphicsPipeline> {
+    let color = Blend::Factors {
+        color: (factor(desc.pair.0), factor(desc.pair.1)),
+        alpha: (vk::BlendFactor::ZERO, vk::BlendFactor::ONE_MINUS_SRC_ALPHA),
+    };
+    let blends = [color, GLOW_MASK_BLEND];
     gpu.create_graphics_pipeline(&GraphicsDesc {
         name: desc.name,
         vertex: desc.stages.0,
@@ -53,14 +67,11 @@ pub fn create(gpu: &Gpu, desc: &BlendPipelineDesc<'_>) -> Result<GraphicsPipelin
         bindings: desc.bindings,
         push_size: desc.push_size,
         vertex_layout: None,
-        color_formats: &[HDR_FORMAT],
+        color_formats: &[HDR_FORMAT, MASK_FORMAT],
         depth_format: Some(DEPTH_FORMAT),
         depth_test: true,
         depth_write: false,
-        blend: Blend::Factors {
-            color: (factor(desc.pair.0), factor(desc.pair.1)),
-            alpha: (vk::BlendFactor::ZERO, vk::BlendFactor::ONE_MINUS_SRC_ALPHA),
-        },
+        blend: Blend::PerAttachment(&blends),
         cull_back: false,
         depth_bias: false,
     })

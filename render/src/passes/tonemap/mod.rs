@@ -1,7 +1,11 @@
-//! `host.tonemap`: HDR radiance to display: exposure, the ACES filmic fit, sRGB encoding, RGBA8.
+//! `host.tonemap`: HDR radiance to display: the bloom of `host.glow` added (strength x bilinear
+//! upsample of the half-resolution bloom; skipped, and not sampled, at strength 0), exposure, the
+//! ACES filmic fit, sRGB encoding, RGBA8.
+
+use ash::vk;
 
 use crate::error::Result;
-use crate::gpu_types::TonemapPush;
+use crate::gpu_types::{TonemapBloom, TonemapPush};
 use crate::shaders;
 use crate::vk::context::Gpu;
 use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
@@ -11,6 +15,17 @@ use crate::vk::resource::Image;
 /// The pass name.
 pub const NAME: &str = "host.tonemap";
 const TILE: u32 = 8;
+
+/// The bloom the tonemap adds before exposure.
+#[derive(Clone, Copy)]
+pub struct Bloom<'r> {
+    /// The blurred glow (`host.glow`'s result, half resolution), sampled bilinearly.
+    pub image: &'r Image,
+    /// A bilinear, clamp-to-edge sampler.
+    pub sampler: vk::Sampler,
+    /// Multiplier on the bloom (0: none added and the image not sampled).
+    pub strength: f32,
+}
 
 /// The tone-mapping pass's pipeline.
 pub struct TonemapPass {
@@ -23,25 +38,32 @@ impl TonemapPass {
         let pipeline = gpu.create_compute_pipeline(
             NAME,
             shaders::PASSES_TONEMAP_TONEMAP_COMP,
-            &[BindingKind::StorageImage, BindingKind::StorageImage],
-            std::mem::size_of::<TonemapPush>() as u32,
+            &[BindingKind::StorageImage, BindingKind::StorageImage, BindingKind::SampledImage],
+            (std::mem::size_of::<TonemapPush>() + std::mem::size_of::<TonemapBloom>()) as u32,
         )?;
         Ok(TonemapPass { pipeline })
     }
 
-    /// Maps `hdr` into `ldr` (same size).
-    pub fn record(&self, rec: &mut Recorder<'_>, hdr: &Image, ldr: &Image, exposure: f32) {
+    /// Maps `hdr` plus `bloom` into `ldr` (same size as `hdr`).
+    pub fn record(&self, rec: &mut Recorder<'_>, hdr: &Image, ldr: &Image, exposure: f32, bloom: Bloom<'_>) {
         let (w, h) = (ldr.extent.width, ldr.extent.height);
         let push = TonemapPush { exposure, width: w, height: h, pad0: 0 };
-        let uses = [Use::Image(hdr, Access::ComputeRead), Use::Image(ldr, Access::ComputeWrite)];
+        let bloom_push = TonemapBloom { strength: bloom.strength, ..Default::default() };
+        let mut bytes = bytemuck::bytes_of(&push).to_vec();
+        bytes.extend_from_slice(bytemuck::bytes_of(&bloom_push));
+        let uses = [
+            Use::Image(hdr, Access::ComputeRead),
+            Use::Image(ldr, Access::ComputeWrite),
+            Use::Image(bloom.image, Access::ComputeSampled),
+        ];
         rec.pass(NAME, &uses, |rec| {
-            let binds = [Bind::StorageImage(hdr), Bind::StorageImage(ldr)];
-            rec.dispatch(
-                &self.pipeline,
-                &binds,
-                bytemuck::bytes_of(&push),
-                [w.div_ceil(TILE), h.div_ceil(TILE), 1],
-            );
+            let ro = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
+            let binds = [
+                Bind::StorageImage(hdr),
+                Bind::StorageImage(ldr),
+                Bind::Sampled(bloom.image, bloom.sampler, ro),
+            ];
+            rec.dispatch(&self.pipeline, &binds, &bytes, [w.div_ceil(TILE), h.div_ceil(TILE), 1]);
         });
     }
 }
