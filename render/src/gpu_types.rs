@@ -381,6 +381,16 @@ gpu_struct! {
 }
 
 gpu_struct! {
+    size = 16;
+    /// Push constants of `particles.batch`.
+    pub struct BatchPush {
+        /// x mode (0 reset, 1 starts, 2 commands), y most starts recorded, z pipelines (pairs),
+        /// w unused.
+        pub params: [u32; 4],
+    }
+}
+
+gpu_struct! {
     size = 32;
     /// Push constants of `particles.ribbons` (keys, bitonic steps, links).
     pub struct RibbonPush {
@@ -459,6 +469,7 @@ pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
         entry::<BillboardPush>(),
         entry::<ParticleSortPush>(),
         entry::<RibbonPush>(),
+        entry::<BatchPush>(),
         entry::<GlowPush>(),
         entry::<TonemapBloom>(),
     ]

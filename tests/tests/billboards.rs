@@ -392,6 +392,30 @@ fn overlapping_normal_alpha_particles_blend_back_to_front_in_either_emission_ord
 }
 
 #[test]
+fn particles_of_different_blend_pairs_interleave_far_to_near() {
+    // Far opaque red (normal alpha), an additive green 2 m nearer, a half-transparent blue in
+    // front (normal alpha): drawn far to near as the viewer does, red + green = (1, 1, 0), then
+    // half blue over it: (0.5, 0.5, 0.5). Drawing each pair on its own (normal alpha first,
+    // additive last) would give green 1.0 on top instead.
+    let dir = temp_dir("bb-pairs");
+    let red = Still { pos: Vec3::new(0.0, 4.0, 1.0), rgb: [1.0, 0.0, 0.0], ..Still::default() };
+    let green =
+        Still { pos: Vec3::new(0.0, 2.0, 1.0), rgb: [0.0, 1.0, 0.0], blend: (7, 0), ..Still::default() };
+    let blue = Still { rgb: [0.0, 0.0, 1.0], alpha: 0.5, ..Still::default() };
+    gpu_test(|gpu| {
+        for parts in [[red.clone(), green.clone(), blue.clone()], [blue.clone(), red.clone(), green.clone()]]
+        {
+            let toml = scene_with(&dir, &parts, "")?;
+            let px = shoot(gpu, &toml, &dir, false, 1)?.at(LOOK);
+            for (c, name) in ["red", "green", "blue"].iter().enumerate() {
+                assert!((px[c] - 0.5).abs() < RADIANCE_TOL, "{name} {px:?}");
+            }
+        }
+        Ok(())
+    });
+}
+
+#[test]
 fn render_particles_only_draws_the_particles_on_black() {
     // `particle-fog render --particles-only` (the CLI's job): the campfire scene's sky is not black
     // in a full render, so black pixels can only come from the particles-only background; the

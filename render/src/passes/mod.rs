@@ -7,6 +7,7 @@ pub mod froxel_inject;
 pub mod froxel_integrate;
 pub mod glow;
 pub mod opaque;
+pub mod particle_batch;
 pub mod particle_ribbons;
 pub mod particle_sim;
 pub mod particle_sort;

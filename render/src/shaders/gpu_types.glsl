@@ -163,6 +163,11 @@ struct BillboardPush {
 };
 
 // Push constants of particles.sort (keys, bitonic steps, write-back).
+// Push constants of particles.batch.
+struct BatchPush {
+    uvec4 params;              // x mode, y most starts recorded, z pipelines
+};
+
 // Push constants of particles.ribbons.
 struct RibbonPush {
     uvec4 params;              // x mode, y step j, z block k, w padded length

@@ -110,6 +110,8 @@ fn describe(instance: &ash::Instance, index: usize, pd: vk::PhysicalDevice) -> R
         ("fragmentStoresAndAtomics".to_owned(), core.fragment_stores_and_atomics == vk::TRUE),
         // Billboards blend the HDR colour and the glow mask with different factors.
         ("independentBlend".to_owned(), core.independent_blend == vk::TRUE),
+        // Billboard batches start their indirect draws in the middle of the sorted list.
+        ("drawIndirectFirstInstance".to_owned(), core.draw_indirect_first_instance == vk::TRUE),
         (
             "shaderStorageImageWriteWithoutFormat".to_owned(),
             core.shader_storage_image_write_without_format == vk::TRUE,
@@ -204,6 +206,7 @@ pub fn create(instance: &ash::Instance, info: &DeviceInfo) -> Result<(ash::Devic
     let core = vk::PhysicalDeviceFeatures::default()
         .fragment_stores_and_atomics(true)
         .independent_blend(true)
+        .draw_indirect_first_instance(true)
         .shader_storage_image_write_without_format(true);
     let mut f12 = vk::PhysicalDeviceVulkan12Features::default().host_query_reset(true);
     let mut f13 = vk::PhysicalDeviceVulkan13Features::default()

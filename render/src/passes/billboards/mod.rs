@@ -8,9 +8,12 @@
 //!
 //! Blending: one pipeline per legacy (source, dest) pair in use ([`pipeline`]; made on demand by
 //! [`BillboardsPass::prepare`] and cached by pair), RGB with the pair's factors and framebuffer
-//! alpha with (ZERO, ONE_MINUS_SRC_ALPHA). Each pair is one indirect draw of the whole (sorted)
-//! visible list in which particles of other pairs collapse, so the far-to-near order holds within
-//! a pair; pairs are drawn in the order given (the frame puts those whose dest is ONE last).
+//! alpha with (ZERO, ONE_MINUS_SRC_ALPHA). With one pair, one indirect draw of the sorted visible
+//! list. With several, `particles.batch` cuts the sorted list into runs of one pair and the draws
+//! follow the runs (up to [`MAX_RUNS`] slots, each one draw per pipeline of which only the run's
+//! own is non-empty), so the far-to-near order holds across pairs as in the viewer; beyond the
+//! slots (or 1024 runs) the rest is drawn pair by pair in the order given, particles of other
+//! pairs collapsing in the vertex shader (the frame puts pairs whose dest is ONE last).
 //!
 //! Ribbon particles draw segments to their parents (`billboards.vert`; links from
 //! `particles.ribbons`).
@@ -48,6 +51,27 @@ use crate::vk::sampler::Samplers;
 use crate::world::World;
 use particles::types::blend as bf;
 use pipeline::BlendPipelineDesc;
+
+use crate::passes::particle_batch::{pair_code, BatchPass, MAX_RUNS};
+
+/// The indirect draws of a frame as (pair, command buffer, byte offset): one per pair from
+/// `particles.draw_args`, or with batching [`MAX_RUNS`] slots of one command per pair each.
+fn draw_list<'b>(
+    pairs: &[BlendPair],
+    buffer: &'b Buffer,
+    batch: Option<&BatchPass>,
+) -> Vec<(BlendPair, &'b Buffer, u64)> {
+    let command = std::mem::size_of::<GpuDrawIndirect>() as u64;
+    let slots = if batch.is_some() { MAX_RUNS } else { 1 };
+    (0..u64::from(slots))
+        .flat_map(|r| {
+            pairs.iter().enumerate().map(move |(p, &pair)| {
+                let offset = if batch.is_some() { (r * pairs.len() as u64 + p as u64) * command } else { 0 };
+                (pair, buffer, offset)
+            })
+        })
+        .collect()
+}
 
 /// The pass name.
 pub const NAME: &str = "particles.billboards";
@@ -121,6 +145,8 @@ pub struct BillboardsPass {
     linear_depth: Image,
     no_fog_uniform: Buffer,
     no_fog_volume: Image,
+    /// The run batching, when the frame has more than one pair.
+    batch: Option<BatchPass>,
 }
 
 impl BillboardsPass {
@@ -133,6 +159,7 @@ impl BillboardsPass {
         };
         use vk::ImageUsageFlags as U;
         Ok(BillboardsPass {
+            batch: None,
             pipelines: HashMap::new(),
             depth_copy: gpu.create_compute_pipeline(
                 &copy_name,
@@ -181,11 +208,15 @@ impl BillboardsPass {
             };
             self.pipelines.insert(pair, pipeline::create(gpu, &desc)?);
         }
+        if pairs.len() > 1 && !self.batch.as_ref().is_some_and(|b| b.is_for(pairs)) {
+            self.batch = Some(BatchPass::new(gpu, pairs)?);
+        }
         Ok(())
     }
 
-    /// Records the depth copy and one indirect draw per pair of `pairs` (each made by
-    /// [`BillboardsPass::prepare`]; a pair without a pipeline is a bug).
+    /// Records the depth copy, the run batching when `pairs` has more than one pair, and the
+    /// indirect draws: one per pair of `pairs`, or [`MAX_RUNS`] x pairs in run order (every
+    /// pipeline made by [`BillboardsPass::prepare`] with these `pairs`; otherwise a bug).
     pub fn record(
         &self,
         rec: &mut Recorder<'_>,
@@ -199,25 +230,40 @@ impl BillboardsPass {
             blend: [0; 4],
         };
         self.record_depth_copy(rec, inp.depth, inp.samplers.nearest_clamp, &push);
-        let reads = self.reads(inp);
+        let batch = self.batch.as_ref().filter(|b| pairs.len() > 1 && b.is_for(pairs));
+        if pairs.len() > 1 && batch.is_none() {
+            crate::error::bug(&format!("{NAME}: no batching prepared for pairs {pairs:?}"));
+        }
+        if let Some(b) = batch {
+            b.record(rec, inp.particles);
+        }
+        let draws = draw_list(pairs, batch.map(|b| &b.commands).unwrap_or(&inp.particles.draw_args), batch);
+        let mut reads = self.reads(inp).to_vec();
+        if let Some(b) = batch {
+            reads.push(Use::Buffer(&b.commands, Access::IndirectRead));
+        }
         let color = Attachment { image: inp.hdr, clear: None, layer: None };
         let zero = vk::ClearValue { color: vk::ClearColorValue { float32: [0.0; 4] } };
         let glow = Attachment { image: inp.glow, clear: Some(zero), layer: None };
         let depth = Attachment { image: inp.depth, clear: None, layer: None };
-        let draw_args = &inp.particles.draw_args;
         rec.render(NAME, &[color, glow], Some(depth), &reads, |rec| {
             let binds = self.binds(inp);
-            for &pair in pairs {
+            let mut bound = None;
+            for &(pair, buffer, offset) in &draws {
                 let Some(pipe) = self.pipelines.get(&pair) else {
                     crate::error::bug(&format!("{NAME}: no pipeline for blend pair {pair:?}"))
                 };
-                let packed = u32::from(pair.0) | (u32::from(pair.1) << 8);
-                push.blend = [packed, u32::from(is_custom(pair)), u32::from(is_additive(pair)), 0];
-                rec.bind_graphics(pipe, &binds, bytemuck::bytes_of(&push));
+                if bound != Some(pair) {
+                    push.blend =
+                        [pair_code(pair), u32::from(is_custom(pair)), u32::from(is_additive(pair)), 0];
+                    rec.bind_graphics(pipe, &binds, bytemuck::bytes_of(&push));
+                    bound = Some(pair);
+                }
                 let stride = std::mem::size_of::<GpuDrawIndirect>() as u32;
-                // SAFETY: a graphics pipeline is bound inside a rendering instance; `draw_args` is
-                // alive, has INDIRECT_BUFFER usage and holds one command (declared IndirectRead).
-                unsafe { rec.device().cmd_draw_indirect(rec.cmd, draw_args.raw, 0, 1, stride) };
+                // SAFETY: a graphics pipeline is bound inside a rendering instance; `buffer` is
+                // alive, has INDIRECT_BUFFER usage and holds a command at `offset` (declared
+                // IndirectRead).
+                unsafe { rec.device().cmd_draw_indirect(rec.cmd, buffer.raw, offset, 1, stride) };
             }
         })
     }

@@ -1,0 +1,116 @@
+//! `particles.batch`: indirect draws that keep the far-to-near order of the sorted visible list
+//! across blend pairs (algorithm in `batch.comp`). The billboards own it
+//! ([`crate::passes::billboards`]) and use it when the frame has more than one pair; they then
+//! record [`MAX_RUNS`] x P indirect draws in slot-major order, each pipeline's own draw of a slot
+//! non-empty only when the slot's run has that pipeline's pair.
+
+use ash::vk;
+
+use crate::error::Result;
+use crate::gpu_types::{BatchPush, GpuDrawIndirect};
+use crate::particles_gpu::GpuParticles;
+use crate::shaders;
+use crate::vk::context::Gpu;
+use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
+use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::resource::{Buffer, BufferDesc, MemoryLocation};
+
+/// The pass name; its steps are `particles.batch.reset`, `.starts` and `.commands`.
+pub const NAME: &str = "particles.batch";
+/// Run slots per frame (as `MAX_RUNS` in `batch.comp`): the last one takes every later run.
+pub const MAX_RUNS: u32 = 64;
+/// Most run starts recorded; with more runs the order is kept within each pair only.
+const MAX_STARTS: u32 = 1024;
+/// Threads per workgroup.
+const WORKGROUP: u32 = 256;
+/// Pool, visible list, draw arguments, starts, commands, pairs.
+const BINDINGS: [BindingKind; 6] = [BindingKind::StorageBuffer; 6];
+const MODE_RESET: u32 = 0;
+const MODE_STARTS: u32 = 1;
+const MODE_COMMANDS: u32 = 2;
+const U32_BYTES: u64 = 4;
+
+/// The batch pipeline, its buffers and the pairs they were made for.
+pub struct BatchPass {
+    pipeline: ComputePipeline,
+    starts: Buffer,
+    /// `particles.batch.commands`: [`MAX_RUNS`] x pairs `VkDrawIndirectCommand`s.
+    pub commands: Buffer,
+    pairs_buf: Buffer,
+    pairs: Vec<u32>,
+}
+
+/// The packed code of a pair, as particles carry it (`src | dst << 8`).
+pub fn pair_code((src, dst): (u8, u8)) -> u32 {
+    u32::from(src) | (u32::from(dst) << 8)
+}
+
+impl BatchPass {
+    /// Creates the pipeline and buffers for the pipelines' `pairs` (in draw-pipeline order).
+    pub fn new(gpu: &Gpu, pairs: &[(u8, u8)]) -> Result<Self> {
+        let push = std::mem::size_of::<BatchPush>() as u32;
+        let pipeline =
+            gpu.create_compute_pipeline(NAME, shaders::PASSES_PARTICLE_BATCH_BATCH_COMP, &BINDINGS, push)?;
+        let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
+        let buffer = |name: &str, size: u64, usage, location| {
+            gpu.create_buffer(&BufferDesc { name, size: size.max(U32_BYTES), usage, location })
+        };
+        let starts = buffer(
+            "particles.batch.starts",
+            (1 + u64::from(MAX_STARTS)) * U32_BYTES,
+            storage,
+            MemoryLocation::GpuOnly,
+        )?;
+        let command_bytes = std::mem::size_of::<GpuDrawIndirect>() as u64;
+        let commands = buffer(
+            "particles.batch.commands",
+            u64::from(MAX_RUNS) * pairs.len() as u64 * command_bytes,
+            storage | vk::BufferUsageFlags::INDIRECT_BUFFER,
+            MemoryLocation::GpuOnly,
+        )?;
+        let codes: Vec<u32> = pairs.iter().copied().map(pair_code).collect();
+        let mut pairs_buf = buffer(
+            "particles.batch.pairs",
+            codes.len() as u64 * U32_BYTES,
+            storage,
+            MemoryLocation::CpuToGpu,
+        )?;
+        pairs_buf.write(0, bytemuck::cast_slice(&codes));
+        Ok(BatchPass { pipeline, starts, commands, pairs_buf, pairs: codes })
+    }
+
+    /// True when it was made for exactly these pairs.
+    pub fn is_for(&self, pairs: &[(u8, u8)]) -> bool {
+        self.pairs.iter().copied().eq(pairs.iter().copied().map(pair_code))
+    }
+
+    /// Records the three steps over `particles.visible` (after `particles.sort`).
+    pub fn record(&self, rec: &mut Recorder<'_>, particles: &GpuParticles) {
+        let uses = [
+            Use::Buffer(&particles.pool, Access::ComputeRead),
+            Use::Buffer(&particles.visible, Access::ComputeRead),
+            Use::Buffer(&particles.draw_args, Access::ComputeRead),
+            Use::Buffer(&self.starts, Access::ComputeWrite),
+            Use::Buffer(&self.commands, Access::ComputeWrite),
+            Use::Buffer(&self.pairs_buf, Access::ComputeRead),
+        ];
+        let binds = [
+            Bind::Buffer(&particles.pool),
+            Bind::Buffer(&particles.visible),
+            Bind::Buffer(&particles.draw_args),
+            Bind::Buffer(&self.starts),
+            Bind::Buffer(&self.commands),
+            Bind::Buffer(&self.pairs_buf),
+        ];
+        let pipelines = self.pairs.len() as u32;
+        let list_groups = particles.desc().capacity.div_ceil(WORKGROUP);
+        for (what, mode, groups) in
+            [("reset", MODE_RESET, 1), ("starts", MODE_STARTS, list_groups), ("commands", MODE_COMMANDS, 1)]
+        {
+            let push = BatchPush { params: [mode, MAX_STARTS, pipelines, 0] };
+            rec.pass(&crate::names::resource(NAME, what), &uses, |rec| {
+                rec.dispatch(&self.pipeline, &binds, bytemuck::bytes_of(&push), [groups, 1, 1]);
+            });
+        }
+    }
+}
