@@ -3,10 +3,12 @@
 //!
 //! Order: `host.shadow` (every atlas layer) -> `host.opaque` (forward-lit HDR + depth) ->
 //! `fog.froxel_inject` -> `fog.froxel_integrate` -> `fog.apply` (when `RenderVKVolumetricFog` is
-//! on) -> `particles.emit` -> `particles.update` -> `particles.cull` -> `particles.sort` ->
-//! `particles.billboards` (alpha-blended, each fragment fogged at its own depth; when the scene has
-//! particle sources and `RenderMaxPartCount` > 0; also the glow mask) -> `host.glow` (when a source
-//! has glow) -> `host.tonemap` (HDR + bloom -> sRGB RGBA8).
+//! on) -> `particles.emit` -> (`particles.ribbons`) -> `particles.update` -> (`particles.ribbons`)
+//! -> `particles.cull` -> `particles.sort` -> (`particles.batch`) -> `particles.billboards`
+//! (alpha-blended, each fragment fogged at its own depth; when the scene has particle sources and
+//! `RenderMaxPartCount` > 0; also the glow mask) -> `host.glow` (when a source has glow) ->
+//! `host.tonemap` (HDR + bloom -> sRGB RGBA8) -> `particles.hud` (when a source is a HUD
+//! attachment).
 //!
 //! With [`HostRenderer::particles_only`] the opaque and fog passes are skipped: the HDR target is
 //! cleared to black and the depth to the far plane, and only the particles are drawn (still lit,
@@ -20,6 +22,7 @@ use crate::froxel::{FroxelFog, FroxelGrid};
 use crate::gpu_types::FrameUniform;
 use crate::particle_textures::ParticleTextures;
 use crate::particles_gpu::{GpuParticles, ParticleBudget, ParticlePoolDesc};
+use crate::passes::billboards::pipeline::HUD_TARGET_FORMAT;
 use crate::passes::billboards::{is_additive, BillboardInputs, BillboardsPass, BlendPair};
 use crate::passes::fog_apply::FogApplyPass;
 use crate::passes::froxel_inject::FroxelInjectPass;
@@ -82,7 +85,7 @@ impl Targets {
                 DEPTH_FORMAT,
                 U::DEPTH_STENCIL_ATTACHMENT | U::SAMPLED | U::TRANSFER_SRC,
             )?,
-            ldr: image("frame.ldr", vk::Format::R8G8B8A8_UNORM, U::STORAGE | U::TRANSFER_SRC)?,
+            ldr: image("frame.ldr", HUD_TARGET_FORMAT, U::STORAGE | U::TRANSFER_SRC | U::COLOR_ATTACHMENT)?,
             glow: image("frame.glow", glow::MASK_FORMAT, U::COLOR_ATTACHMENT | U::STORAGE | U::TRANSFER_SRC)?,
         })
     }
@@ -212,6 +215,10 @@ impl HostRenderer {
             let strength = if glowing { GLOW_STRENGTH } else { 0.0 };
             let bloom = Bloom { image: self.glow.bloom(), sampler: self.samplers.linear_clamp, strength };
             self.tonemap.record(rec, &t.hdr, &t.ldr, cam.exposure, bloom);
+            if let Some(sp) = self.particles.as_ref().filter(|_| particles_on) {
+                let lit = (&self.frame_buf, &*world, &self.samplers, self.fog.as_ref());
+                self.particle_passes.record_hud(rec, sp, &view, lit, t)?;
+            }
             Ok(())
         })
     }
@@ -251,7 +258,7 @@ impl HostRenderer {
         });
         sp.pool.set_camera(Some(camera));
         sp.pool.prepare(self.frame_dt_s);
-        self.particle_passes.billboards.prepare(gpu, &sp.pairs)?;
+        self.particle_passes.billboards.prepare(gpu, &sp.pairs, &sp.hud_pairs)?;
         Ok(true)
     }
 
@@ -305,8 +312,10 @@ pub struct SceneParticles {
     pub textures: ParticleTextures,
     /// Source ids, in `scene.particles` order.
     pub ids: Vec<SourceId>,
-    /// The blend pairs used (those whose dest factor is ONE last).
+    /// The blend pairs used in the world (those whose dest factor is ONE last).
     pub pairs: Vec<BlendPair>,
+    /// The blend pairs of HUD sources.
+    pub hud_pairs: Vec<BlendPair>,
     /// The far-to-near sort of the visible list.
     pub sort: ParticleSortPass,
 }
@@ -319,6 +328,7 @@ impl SceneParticles {
         let mut pool = GpuParticles::new(gpu, &desc)?;
         let mut ids = Vec::with_capacity(scene.particles.len());
         let mut pairs = Vec::new();
+        let mut hud_pairs = Vec::new();
         for src in &scene.particles {
             ids.push(pool.add_source(SourceDesc {
                 sys: src.system,
@@ -328,13 +338,20 @@ impl SceneParticles {
                 hud: src.hud,
             })?);
             let part = &src.system.part;
-            pairs.push((part.blend_func_source, part.blend_func_dest));
+            let pair = (part.blend_func_source, part.blend_func_dest);
+            if src.hud {
+                hud_pairs.push(pair);
+            } else {
+                pairs.push(pair);
+            }
         }
         pairs.sort_by_key(|&p| (is_additive(p), p));
         pairs.dedup();
+        hud_pairs.sort_by_key(|&p| (is_additive(p), p));
+        hud_pairs.dedup();
         let textures = ParticleTextures::for_scene(gpu, scene)?;
         let sort = ParticleSortPass::new(gpu, desc.capacity)?;
-        Ok(SceneParticles { pool, textures, ids, pairs, sort })
+        Ok(SceneParticles { pool, textures, ids, pairs, hud_pairs, sort })
     }
 }
 
@@ -362,19 +379,44 @@ impl ParticlePasses {
         sp.pool.record(rec, &self.sim);
         sp.pool.record_cull(rec, &self.cull, &frustum_planes(view.clip_from_world));
         sp.sort.record(rec, &sp.pool, view.position, view.forward);
-        let inputs = BillboardInputs {
-            frame,
-            world,
-            samplers,
-            particles: &sp.pool,
-            textures: &sp.textures,
-            fog,
-            camera: (view.forward, CAMERA_NEAR_M, CAMERA_FAR_M),
-            hdr: &t.hdr,
-            glow: &t.glow,
-            depth: &t.depth,
-        };
-        self.billboards.record(rec, &inputs, &sp.pairs)
+        self.billboards.record(rec, &billboard_inputs(sp, view, (frame, world, samplers, fog), t), &sp.pairs)
+    }
+
+    /// `particles.hud` over the tone-mapped frame (after [`ParticlePasses::record`] and
+    /// `host.tonemap`), when the scene has HUD sources.
+    fn record_hud(
+        &self,
+        rec: &mut crate::vk::recorder::Recorder<'_>,
+        sp: &SceneParticles,
+        view: &CameraView,
+        lit: LitInputs<'_>,
+        t: &Targets,
+    ) -> Result<()> {
+        if sp.hud_pairs.is_empty() {
+            return Ok(());
+        }
+        self.billboards.record_hud(rec, &billboard_inputs(sp, view, lit, t), &t.ldr, &sp.hud_pairs)
+    }
+}
+
+/// What the billboard draws read and write this frame.
+fn billboard_inputs<'r>(
+    sp: &'r SceneParticles,
+    view: &CameraView,
+    (frame, world, samplers, fog): LitInputs<'r>,
+    t: &'r Targets,
+) -> BillboardInputs<'r> {
+    BillboardInputs {
+        frame,
+        world,
+        samplers,
+        particles: &sp.pool,
+        textures: &sp.textures,
+        fog,
+        camera: (view.forward, CAMERA_NEAR_M, CAMERA_FAR_M),
+        hdr: &t.hdr,
+        glow: &t.glow,
+        depth: &t.depth,
     }
 }
 

@@ -416,6 +416,41 @@ fn particles_of_different_blend_pairs_interleave_far_to_near() {
 }
 
 #[test]
+fn hud_particles_are_drawn_over_the_finished_frame_in_hud_space_only() {
+    // A white 0.2 m HUD particle at HUD (0, 0.3, 0.2): the HUD spans z in [-0.5, 0.5] (height)
+    // and y in [-aspect/2, aspect/2] with +y to the left, so its centre lands at
+    // u = 0.5 - 0.3 / aspect, v = 0.5 - 0.2, and it covers about 0.1 of the height each way.
+    let dir = temp_dir("bb-hud");
+    let part = Still { pos: Vec3::new(0.0, 0.3, 0.2), scale: [0.2, 0.2], ..Still::default() };
+    gpu_test(|gpu| {
+        let toml = scene_with(&dir, std::slice::from_ref(&part), "")?
+            .replace("[particles.system]", "hud = true\n[particles.system]");
+        let scene: Scene = parse(&toml, &dir.join("test.toml"))?;
+        let mut world = World::new(gpu, &scene)?;
+        let mut renderer = HostRenderer::new(gpu, SIZE.0, SIZE.1)?;
+        renderer.budget_override = Some(ParticleBudget::Unlimited);
+        renderer.render(gpu, &mut world, &scene, &settings::Settings::default(), 0.0)?;
+        let ldr = renderer.read_ldr(gpu)?;
+        let hdr = renderer.read_hdr(gpu)?;
+        let (w, h) = (SIZE.0 as f32, SIZE.1 as f32);
+        let centre = ((0.5 - 0.3 / (w / h)) * w, 0.3 * h);
+        let at = |dx: f32, dy: f32| {
+            let (x, y) = ((centre.0 + dx) as usize, (centre.1 + dy) as usize);
+            (ldr[4 * (y * SIZE.0 as usize + x)], hdr[y * SIZE.0 as usize + x][0])
+        };
+        assert_eq!(at(0.0, 0.0), (255, 0.0), "white on the finished frame, nothing in the world");
+        let reach = 0.1 * h;
+        for (dx, dy) in [(reach - 3.0, 0.0), (0.0, reach - 3.0), (3.0 - reach, 0.0)] {
+            assert_eq!(at(dx, dy).0, 255, "inside the HUD quad at ({dx}, {dy})");
+        }
+        for (dx, dy) in [(reach + 3.0, 0.0), (0.0, reach + 3.0), (0.0, -reach - 3.0)] {
+            assert_eq!(at(dx, dy).0, 0, "outside the HUD quad at ({dx}, {dy})");
+        }
+        Ok(())
+    });
+}
+
+#[test]
 fn render_particles_only_draws_the_particles_on_black() {
     // `particle-fog render --particles-only` (the CLI's job): the campfire scene's sky is not black
     // in a full render, so black pixels can only come from the particles-only background; the

@@ -1,5 +1,5 @@
-// Shared by the billboard shaders: bindings 6.. (after the lighting inputs 0..5), push constants
-// and particle flags.
+// Shared by the billboard shaders: bindings 6.. (after the lighting inputs 0..5), push constants,
+// particle flags and the texture lookup.
 #ifndef BILLBOARD_COMMON_GLSL
 #define BILLBOARD_COMMON_GLSL
 #include "gpu_types.glsl"
@@ -10,11 +10,24 @@ layout(std430, set = 0, binding = 7) readonly buffer Visible { uint visible[]; }
 layout(std430, set = 0, binding = 8) readonly buffer SourceLayers { uint source_layer[]; };
 layout(std430, set = 0, binding = 14) readonly buffer RibbonParent { uint ribbon_parent[]; };
 layout(std430, set = 0, binding = 15) readonly buffer Emitters { GpuEmitter emitters[]; };
+layout(set = 0, binding = 9) uniform sampler2DArray particle_tex;
+layout(set = 0, binding = 13) uniform sampler2DArray particle_tex_repeat;
 
 // Particle flags (particles::types::PartFlags).
 const uint PF_FOLLOW_VELOCITY = 0x020u;
 const uint PF_EMISSIVE = 0x100u;
 const uint PF_RIBBON = 0x400u;
 const uint PF_HUD = 0x40000000u;
+// The viewer's discard threshold for alpha-blended particles.
+const float MIN_ALPHA = 0.004;
+// push.blend.w of the HUD draw.
+const uint DRAW_HUD = 1u;
+
+// The particle texture texel at `uv`: layer 0 clamped, other layers repeated. The layers have one
+// mip level, so an explicit LOD 0 equals an implicit one and needs no derivatives in the branch.
+vec4 particle_texel(vec2 at, uint tex_layer) {
+    vec3 p = vec3(at, float(tex_layer));
+    return tex_layer == 0u ? textureLod(particle_tex, p, 0.0) : textureLod(particle_tex_repeat, p, 0.0);
+}
 
 #endif

@@ -14,10 +14,8 @@
 #include "froxel_common.glsl"
 #include "billboard_common.glsl"
 
-layout(set = 0, binding = 9) uniform sampler2DArray particle_tex;
 layout(set = 0, binding = 11) uniform sampler3D integrated;
 layout(set = 0, binding = 12) uniform sampler2D scene_depth;
-layout(set = 0, binding = 13) uniform sampler2DArray particle_tex_repeat;
 
 layout(location = 0) in vec3 world_pos;
 layout(location = 1) in vec2 uv;
@@ -28,15 +26,6 @@ layout(location = 5) in float glow;  // per vertex: ribbons blend the parent's a
 layout(location = 0) out vec4 out_color;
 layout(location = 1) out vec4 out_glow;
 
-// The viewer's discard threshold for alpha-blended particles.
-const float MIN_ALPHA = 0.004;
-
-// The particle texture texel at `uv`: layer 0 clamped, other layers repeated. The layers have one
-// mip level, so an explicit LOD 0 equals an implicit one and needs no derivatives in the branch.
-vec4 particle_texel(vec2 at, uint tex_layer) {
-    vec3 p = vec3(at, float(tex_layer));
-    return tex_layer == 0u ? textureLod(particle_tex, p, 0.0) : textureLod(particle_tex_repeat, p, 0.0);
-}
 
 void main() {
     vec4 tex = particle_texel(uv, layer);

@@ -13,7 +13,10 @@
 // start x scale, in the start colour and glow, and collapses once the object is gone. Colour and
 // glow come from each end's particle.
 // Colours are rounded to 8 bits per channel as the viewer's LLColor4U vertex colours are.
-// Particles of another blend pair than this draw's, and HUD particles (HUD space is not drawn),
+// HUD particles (push.blend.w == DRAW_HUD) are drawn only by the HUD draw, in HUD space: x away
+// from the viewer, y to the left, z up, the screen spanning z in [-0.5, 0.5] and y in
+// [-aspect/2, aspect/2] (the viewer's HUD projection at zoom 1), billboards facing a camera at
+// (-1, 0, 0) (6.1). Particles of another blend pair than this draw's, or of the other space,
 // collapse to a point outside the view.
 #include "lighting.glsl"
 #include "billboard_common.glsl"
@@ -39,10 +42,17 @@ vec4 to_8_bits(vec4 c) {
     return floor(clamp(c, 0.0, 1.0) * COLOR_LEVELS + 0.5) / COLOR_LEVELS;
 }
 
-// Corner c of a camera-facing billboard.
-vec3 billboard_corner(GpuParticle p, uint c) {
+// The HUD camera's position (sl-particles.md 6.1).
+const vec3 HUD_CAMERA = vec3(-1.0, 0.0, 0.0);
+// Half the HUD's height in HUD metres.
+const float HUD_HALF_HEIGHT = 0.5;
+// NDC depth of HUD particles (no depth test).
+const float HUD_DEPTH = 0.5;
+
+// Corner c of a billboard facing the point `camera`.
+vec3 billboard_corner(GpuParticle p, uint c, vec3 camera) {
     vec3 pos = p.pos_age.xyz;
-    vec3 at = pos - frame.camera_pos.xyz;
+    vec3 at = pos - camera;
     vec3 right = normalize(cross(at, vec3(0.0, 0.0, 1.0)));
     vec3 up = normalize(cross(right, at));
     vec3 vel = p.vel_max_age.xyz;
@@ -89,7 +99,8 @@ void main() {
     uint slot = visible[gl_InstanceIndex];
     GpuParticle p = pool[slot];
     flags = p.ids.z;
-    if (p.ids.w != push.blend.x || (flags & PF_HUD) != 0u) {
+    bool hud = push.blend.w == DRAW_HUD;
+    if (p.ids.w != push.blend.x || ((flags & PF_HUD) != 0u) != hud) {
         gl_Position = vec4(0.0, 0.0, -1.0, 1.0);
         return;
     }
@@ -99,12 +110,17 @@ void main() {
     if ((flags & PF_RIBBON) != 0u) {
         world_pos = ribbon_corner(p, slot, c, corner_color, corner_glow);
     } else {
-        world_pos = billboard_corner(p, c);
+        world_pos = billboard_corner(p, c, hud ? HUD_CAMERA : frame.camera_pos.xyz);
     }
     uv = vec2(CORNER_UV[c].x, 1.0 - CORNER_UV[c].y);
     color = to_8_bits(corner_color);
     glow = corner_glow;
     layer = source_layer[p.ids.x];
     glow = p.offset_glow.w;
-    gl_Position = frame.clip_from_world * vec4(world_pos, 1.0);
+    if (hud) {
+        float half_width = HUD_HALF_HEIGHT * frame.screen.x / frame.screen.y;
+        gl_Position = vec4(-world_pos.y / half_width, -world_pos.z / HUD_HALF_HEIGHT, HUD_DEPTH, 1.0);
+    } else {
+        gl_Position = frame.clip_from_world * vec4(world_pos, 1.0);
+    }
 }

@@ -27,7 +27,9 @@
 //! Texture addressing (6.5): the default texture (layer 0) is sampled with clamp addressing
 //! (binding 9), custom textures (layers >= 1) with repeat (binding 13, the same array).
 //!
-//! Not drawn yet: HUD particles.
+//! HUD particles (sources flagged HUD) are drawn by [`BillboardsPass::record_hud`]
+//! (`particles.hud`) over the tone-mapped frame in HUD space, as the viewer draws HUD attachments
+//! after the world; HUD lighting is not modelled (they are drawn fullbright).
 
 pub mod pipeline;
 
@@ -75,6 +77,10 @@ fn draw_list<'b>(
 
 /// The pass name.
 pub const NAME: &str = "particles.billboards";
+/// The HUD draw's name.
+pub const HUD_NAME: &str = "particles.hud";
+/// `BillboardPush::blend.w` of the HUD draw.
+const DRAW_HUD: u32 = 1;
 /// Soft-particle fade distance, m: a billboard fades out over this depth in front of geometry.
 pub const SOFT_FADE_M: f32 = 0.5;
 /// Workgroup side of the depth copy.
@@ -147,6 +153,7 @@ pub struct BillboardsPass {
     no_fog_volume: Image,
     /// The run batching, when the frame has more than one pair.
     batch: Option<BatchPass>,
+    hud_pipelines: HashMap<BlendPair, GraphicsPipeline>,
 }
 
 impl BillboardsPass {
@@ -160,6 +167,7 @@ impl BillboardsPass {
         use vk::ImageUsageFlags as U;
         Ok(BillboardsPass {
             batch: None,
+            hud_pipelines: HashMap::new(),
             pipelines: HashMap::new(),
             depth_copy: gpu.create_compute_pipeline(
                 &copy_name,
@@ -190,23 +198,28 @@ impl BillboardsPass {
         })
     }
 
-    /// Makes the pipelines of `pairs` that do not exist yet (outside a submission).
-    pub fn prepare(&mut self, gpu: &Gpu, pairs: &[BlendPair]) -> Result<()> {
-        for &pair in pairs {
-            if self.pipelines.contains_key(&pair) {
+    /// Makes the pipelines of `pairs` (world) and `hud_pairs` (HUD) that do not exist yet
+    /// (outside a submission).
+    pub fn prepare(&mut self, gpu: &Gpu, pairs: &[BlendPair], hud_pairs: &[BlendPair]) -> Result<()> {
+        for (&pair, hud) in pairs.iter().map(|p| (p, false)).chain(hud_pairs.iter().map(|p| (p, true))) {
+            let cache = if hud { &mut self.hud_pipelines } else { &mut self.pipelines };
+            if cache.contains_key(&pair) {
                 continue;
             }
+            let fragment = if hud {
+                shaders::PASSES_BILLBOARDS_HUD_FRAG
+            } else {
+                shaders::PASSES_BILLBOARDS_BILLBOARDS_FRAG
+            };
             let desc = BlendPipelineDesc {
-                name: NAME,
-                stages: (
-                    shaders::PASSES_BILLBOARDS_BILLBOARDS_VERT,
-                    shaders::PASSES_BILLBOARDS_BILLBOARDS_FRAG,
-                ),
+                name: if hud { HUD_NAME } else { NAME },
+                stages: (shaders::PASSES_BILLBOARDS_BILLBOARDS_VERT, fragment),
                 bindings: &BINDINGS,
                 push_size: std::mem::size_of::<BillboardPush>() as u32,
                 pair,
+                hud,
             };
-            self.pipelines.insert(pair, pipeline::create(gpu, &desc)?);
+            cache.insert(pair, pipeline::create(gpu, &desc)?);
         }
         if pairs.len() > 1 && !self.batch.as_ref().is_some_and(|b| b.is_for(pairs)) {
             self.batch = Some(BatchPass::new(gpu, pairs)?);
@@ -264,6 +277,44 @@ impl BillboardsPass {
                 // alive, has INDIRECT_BUFFER usage and holds a command at `offset` (declared
                 // IndirectRead).
                 unsafe { rec.device().cmd_draw_indirect(rec.cmd, buffer.raw, offset, 1, stride) };
+            }
+        })
+    }
+
+    /// Records `particles.hud`: the HUD particles over the tone-mapped `ldr` frame, one indirect
+    /// draw of the sorted visible list per pair of `hud_pairs` (each made by
+    /// [`BillboardsPass::prepare`]), after [`BillboardsPass::record`] of the same frame.
+    pub fn record_hud(
+        &self,
+        rec: &mut Recorder<'_>,
+        inp: &BillboardInputs<'_>,
+        ldr: &Image,
+        hud_pairs: &[BlendPair],
+    ) -> Result<()> {
+        let target = Attachment { image: ldr, clear: None, layer: None };
+        let reads = self.reads(inp);
+        let draw_args = &inp.particles.draw_args;
+        rec.render(HUD_NAME, &[target], None, &reads, |rec| {
+            let binds = self.binds(inp);
+            for &pair in hud_pairs {
+                let Some(pipe) = self.hud_pipelines.get(&pair) else {
+                    crate::error::bug(&format!("{HUD_NAME}: no pipeline for blend pair {pair:?}"))
+                };
+                let push = BillboardPush {
+                    forward_soft: [0.0; 4],
+                    planes: [0.0; 4],
+                    blend: [
+                        pair_code(pair),
+                        u32::from(is_custom(pair)),
+                        u32::from(is_additive(pair)),
+                        DRAW_HUD,
+                    ],
+                };
+                rec.bind_graphics(pipe, &binds, bytemuck::bytes_of(&push));
+                let stride = std::mem::size_of::<GpuDrawIndirect>() as u32;
+                // SAFETY: a graphics pipeline is bound inside a rendering instance; `draw_args` is
+                // alive, has INDIRECT_BUFFER usage and holds one command (declared IndirectRead).
+                unsafe { rec.device().cmd_draw_indirect(rec.cmd, draw_args.raw, 0, 1, stride) };
             }
         })
     }

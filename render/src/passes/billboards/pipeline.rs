@@ -43,7 +43,12 @@ pub struct BlendPipelineDesc<'a> {
     pub push_size: u32,
     /// The legacy (source, dest) pair.
     pub pair: (u8, u8),
+    /// The world draw (HDR + glow mask, depth tested) or the HUD draw (the tone-mapped frame).
+    pub hud: bool,
 }
+
+/// The format of the HUD draw's target: the tone-mapped frame (`frame.ldr`, sRGB-encoded values).
+pub const HUD_TARGET_FORMAT: vk::Format = vk::Format::R8G8B8A8_UNORM;
 
 /// The glow mask's blend: mask' = src + mask (1 - src alpha), on every channel.
 const GLOW_MASK_BLEND: Blend<'static> = Blend::Factors {
@@ -53,13 +58,31 @@ const GLOW_MASK_BLEND: Blend<'static> = Blend::Factors {
 
 /// Creates the pipeline for `desc.pair`: into the HDR target the pair's factors on RGB and
 /// (ZERO, ONE_MINUS_SRC_ALPHA) on alpha, into the glow mask [`GLOW_MASK_BLEND`]; no vertex input
-/// (quads come from the particle buffer), no culling, depth tested but not written.
+/// (quads come from the particle buffer), no culling, depth tested but not written. The HUD
+/// variant blends the pair into [`HUD_TARGET_FORMAT`] alone, without depth.
 pub fn create(gpu: &Gpu, desc: &BlendPipelineDesc<'_>) -> Result<GraphicsPipeline> {
     let color = Blend::Factors {
         color: (factor(desc.pair.0), factor(desc.pair.1)),
         alpha: (vk::BlendFactor::ZERO, vk::BlendFactor::ONE_MINUS_SRC_ALPHA),
     };
     let blends = [color, GLOW_MASK_BLEND];
+    if desc.hud {
+        return gpu.create_graphics_pipeline(&GraphicsDesc {
+            name: desc.name,
+            vertex: desc.stages.0,
+            fragment: Some(desc.stages.1),
+            bindings: desc.bindings,
+            push_size: desc.push_size,
+            vertex_layout: None,
+            color_formats: &[HUD_TARGET_FORMAT],
+            depth_format: None,
+            depth_test: false,
+            depth_write: false,
+            blend: color,
+            cull_back: false,
+            depth_bias: false,
+        });
+    }
     gpu.create_graphics_pipeline(&GraphicsDesc {
         name: desc.name,
         vertex: desc.stages.0,

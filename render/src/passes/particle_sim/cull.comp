@@ -4,7 +4,8 @@
 // its position, radius half the diagonal of its billboard, sqrt(w^2 + h^2) / 2) against the six
 // planes and appends visible ones' pool indices to particles.visible, counting them in the draw's
 // instance count (6 vertices per instance: two triangles). Ribbon particles always pass: their
-// segment reaches to a neighbour's (or the source's) edge, which this test does not know.
+// segment reaches to a neighbour's (or the source's) edge, which this test does not know; so do
+// HUD particles, which live in HUD space.
 #include "gpu_types.glsl"
 
 layout(local_size_x = 64) in;
@@ -18,6 +19,7 @@ layout(std430, set = 0, binding = 4) buffer DrawArgs { GpuDrawIndirect draw; };
 
 const uint VERTICES_PER_BILLBOARD = 6u;
 const uint PF_RIBBON = 0x400u;
+const uint PF_HUD = 0x40000000u;
 
 bool inside(vec4 plane, vec3 c, float r) {
     return dot(plane.xyz, c) + plane.w >= -r;
@@ -39,7 +41,7 @@ void main() {
     GpuParticle p = pool[idx];
     vec3 c = p.pos_age.xyz;
     float r = 0.5 * length(p.scale.xy);
-    bool visible_now = (p.ids.z & PF_RIBBON) != 0u || inside(push.plane0, c, r) && inside(push.plane1, c, r) && inside(push.plane2, c, r)
+    bool visible_now = (p.ids.z & (PF_RIBBON | PF_HUD)) != 0u || inside(push.plane0, c, r) && inside(push.plane1, c, r) && inside(push.plane2, c, r)
         && inside(push.plane3, c, r) && inside(push.plane4, c, r) && inside(push.plane5, c, r);
     if (visible_now) {
         visible[atomicAdd(draw.instance_count, 1u)] = idx;

@@ -25,6 +25,7 @@ uint sortable(float f) {
 }
 
 const uint MODE_KEYS = 0u;
+const uint PF_HUD = 0x40000000u;
 const uint MODE_STEP = 1u;
 
 void main() {
@@ -37,7 +38,10 @@ void main() {
         }
         if (t < n) {
             uint idx = visible[t];
-            float depth = dot(pool[idx].pos_age.xyz - push.camera.xyz, push.forward.xyz);
+            vec3 pos = pool[idx].pos_age.xyz;
+            // HUD particles sort by their depth in HUD space (x, from the HUD camera at x = -1).
+            bool hud = (pool[idx].ids.z & PF_HUD) != 0u;
+            float depth = hud ? pos.x + 1.0 : dot(pos - push.camera.xyz, push.forward.xyz);
             keys[t] = uvec2(sortable(-depth), idx);
         } else {
             keys[t] = uvec2(0xffffffffu, 0u);
