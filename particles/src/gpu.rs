@@ -193,14 +193,39 @@ pub struct ScheduledSource {
     pub clock: SourceClock,
     /// False once the source object was removed (its particles live on without it).
     pub object_present: bool,
+    /// Its random stream: its number in order of addition (the reference's source id).
+    pub stream: u32,
+    /// `clock.elapsed` when it was removed.
+    pub removed_at_s: Option<f32>,
 }
 
 impl ScheduledSource {
-    /// A fresh source (the burst rate floored at [`MIN_BURST_RATE_S`], as the reference does).
-    pub fn new(desc: SourceDesc) -> Self {
+    /// A fresh source drawing from random stream `stream` (the burst rate floored at
+    /// [`MIN_BURST_RATE_S`], as the reference does).
+    pub fn new(desc: SourceDesc, stream: u32) -> Self {
         let mut desc = desc;
         desc.sys.burst_rate = desc.sys.burst_rate.max(MIN_BURST_RATE_S);
-        ScheduledSource { clock: SourceClock::new(&desc.sys), desc, object_present: true }
+        ScheduledSource {
+            clock: SourceClock::new(&desc.sys),
+            desc,
+            object_present: true,
+            stream,
+            removed_at_s: None,
+        }
+    }
+
+    /// Stops its bursts and forgets its object; its particles live out their lives.
+    pub fn remove(&mut self) {
+        self.clock.emitting = false;
+        self.object_present = false;
+        self.removed_at_s.get_or_insert(self.clock.elapsed);
+    }
+
+    /// True once it was removed and every particle it made has outlived its lifetime (with one
+    /// clamped step of margin): its slot may take a new source.
+    pub fn is_finished(&self) -> bool {
+        self.removed_at_s
+            .is_some_and(|at| self.clock.elapsed - at > self.desc.sys.part.max_age + MAX_STEP_DT_S)
     }
 }
 
@@ -444,7 +469,7 @@ mod tests {
     fn scheduled(sys: PartSysData, x: f32) -> ScheduledSource {
         let mut d = desc(sys);
         d.position = Vec3::new(x, 0.0, 0.0);
-        ScheduledSource::new(d)
+        ScheduledSource::new(d, 0)
     }
 
     #[test]

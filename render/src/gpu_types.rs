@@ -276,7 +276,7 @@ gpu_struct! {
 }
 
 gpu_struct! {
-    size = 48;
+    size = 64;
     /// One burst of this frame (`particles.bursts`): candidates `first..first + count`.
     pub struct GpuBurst {
         /// The combined rotation `R * Q` (omega rotation after the object rotation), xyzw.
@@ -286,6 +286,9 @@ gpu_struct! {
         /// x radius of the burst's first candidate (m), y of the others (m), z the least drop
         /// probability of each candidate (distance throttling), w unused.
         pub radius: [f32; 4],
+        /// x the source's random stream (its number in order of addition, as the reference
+        /// numbers sources; slots are reused, streams are not), yzw unused.
+        pub stream: [u32; 4],
     }
 }
 

@@ -32,9 +32,10 @@
 //! `particles.counters.readback`; the next [`GpuParticles::prepare`] reads the live count from it
 //! for the budget (the previous submission has completed by then).
 //!
-//! Source slots are never reused: a removed source stops bursting, and its slot keeps its last
-//! position for the particles it left behind; a pool holds at most `max_sources` sources over its
-//! lifetime.
+//! A removed source stops bursting and its slot keeps its last position for the particles it left
+//! behind; once they have all outlived their lifetime the slot takes the next source added. A
+//! pool holds at most `max_sources` sources at a time. (A new source in a ribbon tail's old slot
+//! cannot continue that tail: none of the old particles is alive to precede its first one.)
 
 use ash::vk;
 use glam::{Quat, Vec3, Vec4};
@@ -154,6 +155,8 @@ pub struct GpuParticles {
     desc: ParticlePoolDesc,
     sources: Vec<ScheduledSource>,
     scheduler: BurstScheduler,
+    /// The random stream of the next source added.
+    next_stream: u32,
     wind: Vec3,
     /// The alive list holding the current particles.
     current: usize,
@@ -241,6 +244,7 @@ impl GpuParticles {
             desc: *desc,
             sources: Vec::new(),
             scheduler: BurstScheduler::new(desc.seed),
+            next_stream: 0,
             wind: Vec3::ZERO,
             current: 0,
             plan: FramePlan::default(),
@@ -253,19 +257,33 @@ impl GpuParticles {
         &self.desc
     }
 
-    /// Adds a source; ids count up from 0 as in `particles::sim::Simulation`, so the same sources
-    /// added in the same order draw the same random numbers. Fails when `max_sources` are used.
+    /// Adds a source and returns its slot. Its random stream is its number in order of addition,
+    /// as `particles::sim::Simulation` numbers sources, so the same sources added in the same order
+    /// draw the same random numbers. The slot is a new one, or that of a removed source whose
+    /// particles have all outlived their lifetime (the old id then names the new source). Fails
+    /// when all `max_sources` slots are in use.
     pub fn add_source(&mut self, desc: SourceDesc) -> Result<SourceId> {
-        if self.sources.len() >= self.desc.max_sources as usize {
-            return Err(RenderError::Unsupported(format!(
-                "particle pool full: {} sources already added",
-                self.desc.max_sources
-            )));
-        }
-        let id = SourceId(self.sources.len() as u32);
+        let stream = self.next_stream;
+        let source = ScheduledSource::new(desc, stream);
+        let slot = match self.sources.iter().position(ScheduledSource::is_finished) {
+            Some(free) => {
+                self.sources[free] = source;
+                free
+            }
+            None if self.sources.len() < self.desc.max_sources as usize => {
+                self.sources.push(source);
+                self.sources.len() - 1
+            }
+            None => {
+                return Err(RenderError::Unsupported(format!(
+                    "particle pool full: {} sources in use",
+                    self.desc.max_sources
+                )))
+            }
+        };
+        self.next_stream += 1;
         self.has_ribbons |= desc.sys.part.flags.contains(particles::PartFlags::RIBBON);
-        self.sources.push(ScheduledSource::new(desc));
-        Ok(id)
+        Ok(SourceId(slot as u32))
     }
 
     /// Moves a source's object. Returns false for an unknown id.
@@ -280,7 +298,7 @@ impl GpuParticles {
 
     /// Stops a source's bursts; its particles live out their lives. Returns false for an unknown id.
     pub fn remove_source(&mut self, id: SourceId) -> bool {
-        self.source_mut(id).map(|s| (s.clock.emitting, s.object_present) = (false, false)).is_some()
+        self.source_mut(id).map(ScheduledSource::remove).is_some()
     }
 
     /// Sets the region wind, m/s.
@@ -318,7 +336,8 @@ impl GpuParticles {
         let mut candidates = 0u32;
         for (source, b) in &self.scratch {
             let rotation = self.sources[*source as usize].desc.rotation;
-            bursts.push(gpu_burst(*source, b, rotation, candidates));
+            let stream = self.sources[*source as usize].stream;
+            bursts.push(gpu_burst([*source, stream], b, rotation, candidates));
             candidates += b.count;
         }
         let emitters: Vec<GpuEmitter> = self.sources.iter().map(gpu_emitter).collect();
@@ -494,11 +513,12 @@ fn gpu_emitter(s: &ScheduledSource) -> GpuEmitter {
 }
 
 /// One burst's constants: the combined rotation `R * Q` and its candidate range.
-fn gpu_burst(source: u32, b: &Burst, object_rotation: Quat, first_candidate: u32) -> GpuBurst {
+fn gpu_burst([slot, stream]: [u32; 2], b: &Burst, object_rotation: Quat, first_candidate: u32) -> GpuBurst {
     GpuBurst {
         rotation: (b.omega_rot * object_rotation).normalize().to_array(),
-        ids: [source, b.serial_base, b.count, first_candidate],
+        ids: [slot, b.serial_base, b.count, first_candidate],
         radius: [b.first_radius_m, b.radius_m, b.drop_at_least, 0.0],
+        stream: [stream, 0, 0, 0],
     }
 }
 
@@ -550,12 +570,13 @@ mod tests {
             radius_m: 0.0,
             drop_at_least: 0.25,
         };
-        let g = gpu_burst(3, &b, q, 17);
+        let g = gpu_burst([3, 9], &b, q, 17);
         let v = Vec3::new(0.2, -0.5, 0.8);
         let expected = r * (q * v);
         let got = Quat::from_array(g.rotation) * v;
         assert!((got - expected).length() < 1e-6);
         assert_eq!(g.ids, [3, 5, 2, 17]);
         assert_eq!(g.radius, [1.0, 0.0, 0.25, 0.0]);
+        assert_eq!(g.stream[0], 9);
     }
 }

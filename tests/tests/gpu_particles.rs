@@ -521,3 +521,55 @@ fn the_cull_lists_exactly_the_particles_whose_billboards_touch_the_frustum() {
         Ok(())
     });
 }
+
+#[test]
+fn a_removed_source_slot_takes_a_new_source_once_its_particles_are_gone() {
+    gpu_test(|gpu| {
+        const LIFE: f32 = 0.5;
+        let mut cpu = Simulation::new(SimConfig { seed: SEED, max_particles: None });
+        let mut pool =
+            GpuParticles::new(gpu, &ParticlePoolDesc { capacity: CAPACITY, max_sources: 2, seed: SEED })?;
+        let passes = ParticleSimPasses::new(gpu)?;
+        let a = source(system(pattern::EXPLODE, 0.1, 3, LIFE), Vec3::new(5.0, 5.0, 20.0));
+        let b = source(system(pattern::ANGLE_CONE, 0.1, 2, 2.0), Vec3::new(9.0, 5.0, 20.0));
+        for desc in [a, b] {
+            assert_eq!(pool.add_source(desc)?, cpu.add_source(desc));
+        }
+        for _ in 0..5 {
+            cpu.step(DT);
+            pool.step(gpu, &passes, DT)?;
+        }
+        assert!(cpu.remove_source(SourceId(0)) && pool.remove_source(SourceId(0)));
+        let c = source(system(pattern::EXPLODE, 0.05, 4, 1.0), Vec3::new(1.0, 2.0, 30.0));
+        assert!(pool.add_source(c).is_err(), "both slots are still in use while A's particles live");
+        // A's last particles die LIFE after its removal; the slot is free one clamped step later.
+        for _ in 0..((LIFE + 0.1) / DT) as usize + 2 {
+            cpu.step(DT);
+            pool.step(gpu, &passes, DT)?;
+        }
+        assert_eq!(pool.add_source(c)?, SourceId(0), "C takes A's slot");
+        let c_id = cpu.add_source(c);
+        assert_eq!(c_id, SourceId(2), "the reference numbers C third: its random stream");
+        for _ in 0..12 {
+            let stats = cpu.step(DT);
+            pool.step(gpu, &passes, DT)?;
+            assert_eq!(pool.read_live_count(gpu)?, stats.live);
+        }
+        // C's particles (slot 0 on the GPU) are the reference's source-2 particles, draw for draw.
+        let on_gpu: HashMap<u32, GpuParticle> =
+            pool.read_live(gpu)?.into_iter().filter(|p| p.ids[0] == 0).map(|p| (p.ids[1], p)).collect();
+        let on_cpu: Vec<&Particle> = cpu.particles().filter(|p| p.source == c_id).collect();
+        assert!(!on_cpu.is_empty() && on_gpu.len() == on_cpu.len(), "{} vs {}", on_gpu.len(), on_cpu.len());
+        for p in on_cpu {
+            let g = on_gpu[&p.serial];
+            let pos = Vec3::new(g.pos_age[0], g.pos_age[1], g.pos_age[2]);
+            assert!(
+                (pos - p.pos).abs().max_element() <= TOL.pos_m,
+                "serial {}: {pos} vs {}",
+                p.serial,
+                p.pos
+            );
+        }
+        Ok(())
+    });
+}

@@ -114,6 +114,7 @@ struct GpuBurst {
     vec4 rotation;             // quaternion R * Q (xyzw)
     uvec4 ids;                 // x source id, y first serial, z count, w first candidate index
     vec4 radius;               // x radius of the first candidate, y of the others (m), z least drop probability
+    uvec4 stream;              // x the source's random stream
 };
 
 // Atomic counters (particles.counters); emitted..died are totals since creation.

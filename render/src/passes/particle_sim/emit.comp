@@ -1,7 +1,7 @@
 #version 460
 // particles.emit: one thread per emission candidate of this frame (all bursts of all sources).
 // A candidate finds its burst by binary search over the bursts' first-candidate indices, draws its
-// direction and speed from the counter-based streams (seed, source, serial, draw index; draw
+// direction and speed from the counter-based streams (seed, source stream, serial, draw index; draw
 // indices as particles::sim DRAW_*), is dropped when its share draw falls below
 // max(1 - share, the burst's throttle probability) as in the reference, discards positions out of
 // range, pops a free index from the
@@ -28,16 +28,16 @@ const uint SYS_USE_NEW_ANGLE = 0x02u;
 // Adding this to a uint subtracts one (two's complement).
 const uint MINUS_ONE = 0xFFFFFFFFu;
 
-float unit_draw(uint source, uint serial, uint index) {
-    return unit_from_bits(draw_bits(push.seed.xy, source, serial, index));
+float unit_draw(uint stream, uint serial, uint index) {
+    return unit_from_bits(draw_bits(push.seed.xy, stream, serial, index));
 }
 
 // EXPLODE: rejection sampling in [-1, 1)^3 until 0.01 <= |d|^2 <= 1, normalised; +Z if none.
-vec3 explode_direction(uint source, uint serial) {
+vec3 explode_direction(uint stream, uint serial) {
     for (uint k = 0u; k < EXPLODE_MAX_TRIES; ++k) {
         uint i = DRAW_EXPLODE_FIRST + 3u * k;
-        vec3 d = vec3(2.0 * unit_draw(source, serial, i), 2.0 * unit_draw(source, serial, i + 1u),
-                      2.0 * unit_draw(source, serial, i + 2u)) - 1.0;
+        vec3 d = vec3(2.0 * unit_draw(stream, serial, i), 2.0 * unit_draw(stream, serial, i + 1u),
+                      2.0 * unit_draw(stream, serial, i + 2u)) - 1.0;
         float len_sq = dot(d, d);
         if (len_sq >= EXPLODE_MIN_LEN_SQ && len_sq <= 1.0) {
             return d / sqrt(len_sq);
@@ -48,16 +48,16 @@ vec3 explode_direction(uint source, uint serial) {
 
 // ANGLE / ANGLE_CONE: theta about +X (either side), cone spin about +Z, the legacy tilt by the
 // outer angle, then R * Q.
-vec3 angle_direction(GpuEmitter e, uint source, uint serial, vec4 rq) {
+vec3 angle_direction(GpuEmitter e, uint stream, uint serial, vec4 rq) {
     float inner = e.angles_glow.x;
     float outer = e.angles_glow.y;
-    float theta = inner + (outer - inner) * unit_draw(source, serial, DRAW_ANGLE);
-    if (unit_draw(source, serial, DRAW_SIDE) < 0.5) {
+    float theta = inner + (outer - inner) * unit_draw(stream, serial, DRAW_ANGLE);
+    if (unit_draw(stream, serial, DRAW_SIDE) < 0.5) {
         theta = -theta;
     }
     vec3 d = vec3(0.0, -sin(theta), cos(theta));
     if (e.params.x == PATTERN_CONE) {
-        float phi = CONE_AZIMUTH_SPAN_RAD * unit_draw(source, serial, DRAW_AZIMUTH);
+        float phi = CONE_AZIMUTH_SPAN_RAD * unit_draw(stream, serial, DRAW_AZIMUTH);
         d = vec3(cos(phi) * d.x - sin(phi) * d.y, sin(phi) * d.x + cos(phi) * d.y, d.z);
     }
     if ((e.params.z & SYS_USE_NEW_ANGLE) == 0u) {
@@ -96,12 +96,13 @@ void main() {
     GpuBurst b = bursts[find_burst(c)];
     uint k = c - b.ids.w;
     uint source = b.ids.x;
+    uint stream = b.stream.x;
     uint serial = b.ids.y + k;
     // With drops, the reference gives the first radius to the first *kept* candidate; here it is
     // candidate 0 of the burst. Invisible: only FOLLOW_SRC and TARGET_LINEAR zero the radius, and
     // both replace the position in the same frame's update.
     float drop = max(1.0 - push.budget.x, b.radius.z);
-    if (unit_draw(source, serial, DRAW_SHARE) < drop) {
+    if (unit_draw(stream, serial, DRAW_SHARE) < drop) {
         atomicAdd(counters.dropped, 1u);
         return;
     }
@@ -110,10 +111,10 @@ void main() {
     vec3 vel = vec3(0.0);
     uint kind = e.params.x;
     if (kind != 0u) {
-        vec3 dir = kind == PATTERN_EXPLODE ? explode_direction(source, serial)
-                                           : angle_direction(e, source, serial, b.rotation);
+        vec3 dir = kind == PATTERN_EXPLODE ? explode_direction(stream, serial)
+                                           : angle_direction(e, stream, serial, b.rotation);
         float speed_min = e.position_speed_min.w;
-        float speed = speed_min + (e.target_speed_max.w - speed_min) * unit_draw(source, serial, DRAW_SPEED);
+        float speed = speed_min + (e.target_speed_max.w - speed_min) * unit_draw(stream, serial, DRAW_SPEED);
         float radius = k == 0u ? b.radius.x : b.radius.y;
         pos += radius * dir;
         vel = dir * speed;
