@@ -86,7 +86,7 @@ impl Targets {
                 U::DEPTH_STENCIL_ATTACHMENT | U::SAMPLED | U::TRANSFER_SRC,
             )?,
             ldr: image("frame.ldr", HUD_TARGET_FORMAT, U::STORAGE | U::TRANSFER_SRC | U::COLOR_ATTACHMENT)?,
-            glow: image("frame.glow", glow::MASK_FORMAT, U::COLOR_ATTACHMENT | U::STORAGE | U::TRANSFER_SRC)?,
+            glow: image("frame.glow", glow::MASK_FORMAT, U::COLOR_ATTACHMENT | U::SAMPLED | U::TRANSFER_SRC)?,
         })
     }
 }
@@ -208,9 +208,9 @@ impl HostRenderer {
                     t,
                 )?;
             }
-            let glowing = particles_on && self.particles.is_some() && glow::scene_has_glow(scene);
+            let glowing = particles_on && self.particles.as_ref().is_some_and(|sp| sp.glowing);
             if glowing {
-                self.glow.record(rec, &t.hdr, &t.glow);
+                self.glow.record(rec, &t.hdr, &t.glow, self.samplers.nearest_clamp);
             }
             let strength = if glowing { GLOW_STRENGTH } else { 0.0 };
             let bloom = Bloom { image: self.glow.bloom(), sampler: self.samplers.linear_clamp, strength };
@@ -258,7 +258,7 @@ impl HostRenderer {
         });
         sp.pool.set_camera(Some(camera));
         sp.pool.prepare(self.frame_dt_s);
-        self.particle_passes.billboards.prepare(gpu, &sp.pairs, &sp.hud_pairs)?;
+        self.particle_passes.billboards.prepare(gpu, &sp.pairs, &sp.hud_pairs, sp.glowing)?;
         Ok(true)
     }
 
@@ -316,6 +316,8 @@ pub struct SceneParticles {
     pub pairs: Vec<BlendPair>,
     /// The blend pairs of HUD sources.
     pub hud_pairs: Vec<BlendPair>,
+    /// True when a source glows: the billboards then write the glow mask and `host.glow` runs.
+    pub glowing: bool,
     /// The far-to-near sort of the visible list.
     pub sort: ParticleSortPass,
 }
@@ -351,7 +353,8 @@ impl SceneParticles {
         hud_pairs.dedup();
         let textures = ParticleTextures::for_scene(gpu, scene)?;
         let sort = ParticleSortPass::new(gpu, desc.capacity)?;
-        Ok(SceneParticles { pool, textures, ids, pairs, hud_pairs, sort })
+        let glowing = glow::scene_has_glow(scene);
+        Ok(SceneParticles { pool, textures, ids, pairs, hud_pairs, glowing, sort })
     }
 }
 
@@ -415,7 +418,7 @@ fn billboard_inputs<'r>(
         fog,
         camera: (view.forward, CAMERA_NEAR_M, CAMERA_FAR_M),
         hdr: &t.hdr,
-        glow: &t.glow,
+        glow: sp.glowing.then_some(&t.glow),
         depth: &t.depth,
     }
 }

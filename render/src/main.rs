@@ -60,6 +60,10 @@ struct RenderArgs {
     /// Frames to render.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     frames: u32,
+    /// Frames simulated and rendered before the timed frames (not written, not timed), e.g. to
+    /// reach a particle steady state
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    warmup: u32,
     /// Simulated frames per second.
     #[arg(long, default_value_t = 30.0)]
     fps: f32,
@@ -247,6 +251,7 @@ fn run_render(a: RenderArgs, desc: &render::GpuDesc) -> anyhow::Result<()> {
         width: a.size.0,
         height: a.size.1,
         frames: a.frames,
+        warmup: a.warmup,
         fps: a.fps,
         out: a.out,
         last_only: a.last,
@@ -260,5 +265,6 @@ fn run_render(a: RenderArgs, desc: &render::GpuDesc) -> anyhow::Result<()> {
         report.scene, report.device, report.width, report.height, report.frames
     );
     print!("{}", render::vk::profiler::format_table(&report.passes));
+    println!("wall clock per frame (median, CPU side, submission and wait): {:.3} ms", report.frame_wall_ms);
     Ok(())
 }

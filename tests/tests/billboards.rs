@@ -468,6 +468,7 @@ fn render_particles_only_draws_the_particles_on_black() {
             width: 64,
             height: 48,
             frames: 10,
+            warmup: 0,
             fps: 30.0,
             out: out.clone(),
             last_only: true,

@@ -17,6 +17,7 @@ use render::passes::tonemap::{Bloom, TonemapPass};
 use render::scene::{parse, Scene};
 use render::view::{project, CameraView};
 use render::vk::conv::f16_to_f32;
+use render::vk::graphics::Attachment;
 use render::vk::sampler::Samplers;
 use render::world::World;
 
@@ -145,7 +146,7 @@ impl Shot {
     fn mask(&self, gpu: &mut render::Gpu) -> anyhow::Result<Vec<f32>> {
         let bytes = gpu.read_image(&self.renderer.targets.glow)?;
         let halves: &[u16] = bytemuck::cast_slice(&bytes);
-        Ok(halves.chunks_exact(4).map(|c| f16_to_f32(c[0])).collect())
+        Ok(halves.iter().map(|&h| f16_to_f32(h)).collect())
     }
 
     /// The LDR image, RGBA8 per pixel.
@@ -260,7 +261,15 @@ fn glow_zero_leaves_the_ldr_image_as_the_skipped_pass_does() {
             let strength = if same { GLOW_STRENGTH } else { 0.0 };
             let before = shot.ldr(gpu)?;
             gpu.submit(|rec| {
-                glow.record(rec, &t.hdr, &t.glow);
+                if same {
+                    // Without a glowing source the frame neither clears nor writes the mask.
+                    let zero = render::ash::vk::ClearValue {
+                        color: render::ash::vk::ClearColorValue { float32: [0.0; 4] },
+                    };
+                    let mask = Attachment { image: &t.glow, clear: Some(zero), layer: None };
+                    rec.render("test.glow_clear", &[mask], None, &[], |_| ())?;
+                }
+                glow.record(rec, &t.hdr, &t.glow, samplers.nearest_clamp);
                 let bloom = Bloom { image: glow.bloom(), sampler: samplers.linear_clamp, strength };
                 tonemap.record(rec, &t.hdr, &t.ldr, exposure, bloom);
                 Ok(())

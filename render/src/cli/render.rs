@@ -22,8 +22,10 @@ pub struct RenderJob {
     pub width: u32,
     /// Output height, pixels.
     pub height: u32,
-    /// Frames to render.
+    /// Frames to render (written and timed).
     pub frames: u32,
+    /// Frames rendered before them, neither written nor timed.
+    pub warmup: u32,
     /// Simulated frames per second (time step between frames).
     pub fps: f32,
     /// Output folder.
@@ -49,10 +51,22 @@ pub struct TimingReport {
     pub width: u32,
     /// Output height.
     pub height: u32,
-    /// Frames rendered.
+    /// Frames rendered and timed.
     pub frames: u32,
+    /// Untimed frames rendered before them.
+    pub warmup: u32,
     /// Per-pass GPU time.
     pub passes: Vec<PassTiming>,
+    /// Median wall-clock time of one timed frame on the CPU side (recording, submission and the
+    /// wait for the GPU), ms: the figure to read where GPU timestamps are not meaningful
+    /// (lavapipe).
+    pub frame_wall_ms: f64,
+}
+
+/// The median of `values` (0 for none).
+fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    values.get(values.len() / 2).copied().unwrap_or(0.0)
 }
 
 /// Parses `WxH`.
@@ -80,10 +94,17 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
     let mut renderer = HostRenderer::new(&gpu, job.width, job.height)?;
     renderer.frame_dt_s = 1.0 / job.fps;
     renderer.particles_only = job.particles_only;
-    gpu.profiler.clear();
     let stem = job.scene.file_stem().map_or_else(|| "scene".into(), |s| s.to_string_lossy().into_owned());
-    for frame in 0..job.frames {
+    for frame in 0..job.warmup {
         renderer.render(&mut gpu, &mut world, &scene, &settings, frame as f32 / job.fps)?;
+    }
+    gpu.profiler.clear();
+    let mut wall_ms = Vec::with_capacity(job.frames as usize);
+    for frame in 0..job.frames {
+        let t = (job.warmup + frame) as f32 / job.fps;
+        let started = std::time::Instant::now();
+        renderer.render(&mut gpu, &mut world, &scene, &settings, t)?;
+        wall_ms.push(started.elapsed().as_secs_f64() * 1e3);
         let last = frame + 1 == job.frames;
         if !job.last_only || last {
             let name = if job.frames == 1 || job.last_only {
@@ -113,7 +134,9 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
         width: job.width,
         height: job.height,
         frames: job.frames,
+        warmup: job.warmup,
         passes: gpu.profiler.timings(),
+        frame_wall_ms: median(&mut wall_ms),
     };
     write_json(&job.out.join(format!("{stem}_timings.json")), &report)?;
     Ok(report)

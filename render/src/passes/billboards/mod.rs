@@ -52,7 +52,7 @@ use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
 use crate::vk::sampler::Samplers;
 use crate::world::World;
 use particles::types::blend as bf;
-use pipeline::BlendPipelineDesc;
+use pipeline::{BillboardTarget, BlendPipelineDesc};
 
 use crate::passes::particle_batch::{pair_code, BatchPass, MAX_RUNS};
 
@@ -138,22 +138,22 @@ pub struct BillboardInputs<'r> {
     pub camera: (glam::Vec3, f32, f32),
     /// HDR target (blended into).
     pub hdr: &'r Image,
-    /// Glow mask target ([`crate::passes::glow::MASK_FORMAT`]; cleared, then blended into).
-    pub glow: &'r Image,
+    /// Glow mask target ([`crate::passes::glow::MASK_FORMAT`]; cleared, then blended into), or
+    /// none in frames without a glowing source (the mask is then neither cleared nor written).
+    pub glow: Option<&'r Image>,
     /// Opaque depth (tested, not written).
     pub depth: &'r Image,
 }
 
 /// The billboard pipelines and their private images.
 pub struct BillboardsPass {
-    pipelines: HashMap<BlendPair, GraphicsPipeline>,
+    pipelines: HashMap<(BlendPair, BillboardTarget), GraphicsPipeline>,
     depth_copy: ComputePipeline,
     linear_depth: Image,
     no_fog_uniform: Buffer,
     no_fog_volume: Image,
     /// The run batching, when the frame has more than one pair.
     batch: Option<BatchPass>,
-    hud_pipelines: HashMap<BlendPair, GraphicsPipeline>,
 }
 
 impl BillboardsPass {
@@ -167,7 +167,6 @@ impl BillboardsPass {
         use vk::ImageUsageFlags as U;
         Ok(BillboardsPass {
             batch: None,
-            hud_pipelines: HashMap::new(),
             pipelines: HashMap::new(),
             depth_copy: gpu.create_compute_pipeline(
                 &copy_name,
@@ -198,28 +197,36 @@ impl BillboardsPass {
         })
     }
 
-    /// Makes the pipelines of `pairs` (world) and `hud_pairs` (HUD) that do not exist yet
-    /// (outside a submission).
-    pub fn prepare(&mut self, gpu: &Gpu, pairs: &[BlendPair], hud_pairs: &[BlendPair]) -> Result<()> {
-        for (&pair, hud) in pairs.iter().map(|p| (p, false)).chain(hud_pairs.iter().map(|p| (p, true))) {
-            let cache = if hud { &mut self.hud_pipelines } else { &mut self.pipelines };
-            if cache.contains_key(&pair) {
+    /// Makes the pipelines of `pairs` (world; with the glow mask when `glow`) and `hud_pairs`
+    /// (HUD) that do not exist yet (outside a submission).
+    pub fn prepare(
+        &mut self,
+        gpu: &Gpu,
+        pairs: &[BlendPair],
+        hud_pairs: &[BlendPair],
+        glow: bool,
+    ) -> Result<()> {
+        let world = if glow { BillboardTarget::WorldWithGlow } else { BillboardTarget::World };
+        let wanted =
+            pairs.iter().map(|&p| (p, world)).chain(hud_pairs.iter().map(|&p| (p, BillboardTarget::Hud)));
+        for (pair, target) in wanted {
+            if self.pipelines.contains_key(&(pair, target)) {
                 continue;
             }
-            let fragment = if hud {
-                shaders::PASSES_BILLBOARDS_HUD_FRAG
-            } else {
-                shaders::PASSES_BILLBOARDS_BILLBOARDS_FRAG
+            let (name, fragment) = match target {
+                BillboardTarget::WorldWithGlow => (NAME, shaders::PASSES_BILLBOARDS_BILLBOARDS_FRAG),
+                BillboardTarget::World => (NAME, shaders::PASSES_BILLBOARDS_BILLBOARDS_NO_GLOW_FRAG),
+                BillboardTarget::Hud => (HUD_NAME, shaders::PASSES_BILLBOARDS_HUD_FRAG),
             };
             let desc = BlendPipelineDesc {
-                name: if hud { HUD_NAME } else { NAME },
+                name,
                 stages: (shaders::PASSES_BILLBOARDS_BILLBOARDS_VERT, fragment),
                 bindings: &BINDINGS,
                 push_size: std::mem::size_of::<BillboardPush>() as u32,
                 pair,
-                hud,
+                target,
             };
-            cache.insert(pair, pipeline::create(gpu, &desc)?);
+            self.pipelines.insert((pair, target), pipeline::create(gpu, &desc)?);
         }
         if pairs.len() > 1 && !self.batch.as_ref().is_some_and(|b| b.is_for(pairs)) {
             self.batch = Some(BatchPass::new(gpu, pairs)?);
@@ -257,13 +264,19 @@ impl BillboardsPass {
         }
         let color = Attachment { image: inp.hdr, clear: None, layer: None };
         let zero = vk::ClearValue { color: vk::ClearColorValue { float32: [0.0; 4] } };
-        let glow = Attachment { image: inp.glow, clear: Some(zero), layer: None };
         let depth = Attachment { image: inp.depth, clear: None, layer: None };
-        rec.render(NAME, &[color, glow], Some(depth), &reads, |rec| {
+        let (attachments, target) = match inp.glow {
+            Some(mask) => {
+                let glow = Attachment { image: mask, clear: Some(zero), layer: None };
+                (vec![color, glow], BillboardTarget::WorldWithGlow)
+            }
+            None => (vec![color], BillboardTarget::World),
+        };
+        rec.render(NAME, &attachments, Some(depth), &reads, |rec| {
             let binds = self.binds(inp);
             let mut bound = None;
             for &(pair, buffer, offset) in &draws {
-                let Some(pipe) = self.pipelines.get(&pair) else {
+                let Some(pipe) = self.pipelines.get(&(pair, target)) else {
                     crate::error::bug(&format!("{NAME}: no pipeline for blend pair {pair:?}"))
                 };
                 if bound != Some(pair) {
@@ -297,7 +310,7 @@ impl BillboardsPass {
         rec.render(HUD_NAME, &[target], None, &reads, |rec| {
             let binds = self.binds(inp);
             for &pair in hud_pairs {
-                let Some(pipe) = self.hud_pipelines.get(&pair) else {
+                let Some(pipe) = self.pipelines.get(&(pair, BillboardTarget::Hud)) else {
                     crate::error::bug(&format!("{HUD_NAME}: no pipeline for blend pair {pair:?}"))
                 };
                 let push = BillboardPush {

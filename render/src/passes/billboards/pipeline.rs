@@ -43,8 +43,19 @@ pub struct BlendPipelineDesc<'a> {
     pub push_size: u32,
     /// The legacy (source, dest) pair.
     pub pair: (u8, u8),
-    /// The world draw (HDR + glow mask, depth tested) or the HUD draw (the tone-mapped frame).
-    pub hud: bool,
+    /// Which draw it serves.
+    pub target: BillboardTarget,
+}
+
+/// The draws billboard pipelines serve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BillboardTarget {
+    /// The world into HDR and the glow mask, depth tested.
+    WorldWithGlow,
+    /// The world into HDR alone (frames without a glowing source), depth tested.
+    World,
+    /// The HUD over the tone-mapped frame.
+    Hud,
 }
 
 /// The format of the HUD draw's target: the tone-mapped frame (`frame.ldr`, sRGB-encoded values).
@@ -58,31 +69,20 @@ const GLOW_MASK_BLEND: Blend<'static> = Blend::Factors {
 
 /// Creates the pipeline for `desc.pair`: into the HDR target the pair's factors on RGB and
 /// (ZERO, ONE_MINUS_SRC_ALPHA) on alpha, into the glow mask [`GLOW_MASK_BLEND`]; no vertex input
-/// (quads come from the particle buffer), no culling, depth tested but not written. The HUD
-/// variant blends the pair into [`HUD_TARGET_FORMAT`] alone, without depth.
+/// (quads come from the particle buffer), no culling, depth tested but not written. Without glow
+/// the mask attachment is left out; the HUD variant blends the pair into [`HUD_TARGET_FORMAT`]
+/// alone, without depth.
 pub fn create(gpu: &Gpu, desc: &BlendPipelineDesc<'_>) -> Result<GraphicsPipeline> {
     let color = Blend::Factors {
         color: (factor(desc.pair.0), factor(desc.pair.1)),
         alpha: (vk::BlendFactor::ZERO, vk::BlendFactor::ONE_MINUS_SRC_ALPHA),
     };
     let blends = [color, GLOW_MASK_BLEND];
-    if desc.hud {
-        return gpu.create_graphics_pipeline(&GraphicsDesc {
-            name: desc.name,
-            vertex: desc.stages.0,
-            fragment: Some(desc.stages.1),
-            bindings: desc.bindings,
-            push_size: desc.push_size,
-            vertex_layout: None,
-            color_formats: &[HUD_TARGET_FORMAT],
-            depth_format: None,
-            depth_test: false,
-            depth_write: false,
-            blend: color,
-            cull_back: false,
-            depth_bias: false,
-        });
-    }
+    let (color_formats, blend, depth): (&[vk::Format], _, _) = match desc.target {
+        BillboardTarget::WorldWithGlow => (&[HDR_FORMAT, MASK_FORMAT], Blend::PerAttachment(&blends), true),
+        BillboardTarget::World => (&[HDR_FORMAT], color, true),
+        BillboardTarget::Hud => (&[HUD_TARGET_FORMAT], color, false),
+    };
     gpu.create_graphics_pipeline(&GraphicsDesc {
         name: desc.name,
         vertex: desc.stages.0,
@@ -90,11 +90,11 @@ pub fn create(gpu: &Gpu, desc: &BlendPipelineDesc<'_>) -> Result<GraphicsPipelin
         bindings: desc.bindings,
         push_size: desc.push_size,
         vertex_layout: None,
-        color_formats: &[HDR_FORMAT, MASK_FORMAT],
-        depth_format: Some(DEPTH_FORMAT),
-        depth_test: true,
+        color_formats,
+        depth_format: depth.then_some(DEPTH_FORMAT),
+        depth_test: depth,
         depth_write: false,
-        blend: Blend::PerAttachment(&blends),
+        blend,
         cull_back: false,
         depth_bias: false,
     })

@@ -7,7 +7,7 @@
 
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(set = 0, binding = 0, rgba16f) uniform readonly image2D hdr;
-layout(set = 0, binding = 1, rgba16f) uniform readonly image2D mask;
+layout(set = 0, binding = 1) uniform sampler2D mask;
 layout(set = 0, binding = 2, rgba16f) uniform writeonly image2D extracted;
 layout(push_constant) uniform Push { GlowPush params; };
 
@@ -30,7 +30,7 @@ void main() {
             if (any(isnan(c))) {
                 c = vec3(0.0);
             }
-            sum += clamp(c, vec3(0.0), vec3(HALF_MAX)) * clamp(imageLoad(mask, q).r, 0.0, 1.0);
+            sum += clamp(c, vec3(0.0), vec3(HALF_MAX)) * clamp(texelFetch(mask, q, 0).r, 0.0, 1.0);
         }
     }
     imageStore(extracted, p, vec4(sum / float(BLOCK * BLOCK), 1.0));

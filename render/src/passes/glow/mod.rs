@@ -29,12 +29,12 @@ use crate::vk::resource::{Image, ImageDesc};
 
 /// The pass name (the prefix of its passes and images).
 pub const NAME: &str = "host.glow";
-/// Format of the glow mask `frame.glow`: R the mask (texture alpha x glow, attenuated by what is
-/// drawn over it), G and B 0, A the particles' accumulated coverage (not read). RGBA16F because it
-/// is blendable and usable as a storage image on every Vulkan device (R16G16 would need the
-/// extended storage formats); half precision (relative error below 0.05 %) resolves the mask's
-/// 1/255 glow steps.
-pub const MASK_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
+/// Format of the glow mask `frame.glow`: the mask alone (texture alpha x glow, attenuated by what is
+/// drawn over it; the blend's source alpha comes from the fragment output, not the attachment).
+/// R16F: blendable everywhere, sampled (not a storage image, which would need the extended
+/// formats), a quarter of the bandwidth of RGBA16F for a million overlapping quads; half precision
+/// (relative error below 0.05 %) resolves the mask's 1/255 glow steps.
+pub const MASK_FORMAT: vk::Format = vk::Format::R16_SFLOAT;
 /// Format of the half-resolution bloom images (linear HDR radiance).
 const BLOOM_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
 /// Bloom strength, unitless: radiance added = strength x blurred glowing radiance. Ours (the
@@ -101,7 +101,7 @@ impl GlowPass {
             extract: gpu.create_compute_pipeline(
                 &crate::names::resource(NAME, "extract"),
                 shaders::PASSES_GLOW_EXTRACT_COMP,
-                &[storage, storage, storage],
+                &[storage, BindingKind::SampledImage, storage],
                 push,
             )?,
             blur: gpu.create_compute_pipeline(
@@ -123,7 +123,9 @@ impl GlowPass {
 
     /// Records the extraction of `hdr` weighted by `mask` (both full resolution) and the two blur
     /// passes into [`GlowPass::bloom`].
-    pub fn record(&self, rec: &mut Recorder<'_>, hdr: &Image, mask: &Image) {
+    /// `mask` is sampled with `nearest` (texel fetches).
+    pub fn record(&self, rec: &mut Recorder<'_>, hdr: &Image, mask: &Image, nearest: vk::Sampler) {
+        let ro = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
         let (w, h) = (self.bloom.extent.width, self.bloom.extent.height);
         let (sigma, radius) = blur_kernel(h);
         let mut push = GlowPush {
@@ -134,12 +136,15 @@ impl GlowPass {
         let groups = [w.div_ceil(TILE), h.div_ceil(TILE), 1];
         let extract_uses = [
             Use::Image(hdr, Access::ComputeRead),
-            Use::Image(mask, Access::ComputeRead),
+            Use::Image(mask, Access::ComputeSampled),
             Use::Image(&self.extracted, Access::ComputeWrite),
         ];
         rec.pass(&crate::names::resource(NAME, "extract"), &extract_uses, |rec| {
-            let binds =
-                [Bind::StorageImage(hdr), Bind::StorageImage(mask), Bind::StorageImage(&self.extracted)];
+            let binds = [
+                Bind::StorageImage(hdr),
+                Bind::Sampled(mask, nearest, ro),
+                Bind::StorageImage(&self.extracted),
+            ];
             rec.dispatch(&self.extract, &binds, bytemuck::bytes_of(&push), groups);
         });
         push.extent = [w, h, w, h];
