@@ -451,6 +451,22 @@ fn hud_particles_are_drawn_over_the_finished_frame_in_hud_space_only() {
 }
 
 #[test]
+fn vertex_colours_are_rounded_to_eight_bits_as_the_viewer_stores_them() {
+    // An opaque fullbright particle of colour 0.3 over black: the viewer's LLColor4U vertex colour
+    // is round(0.3 x 255) = 77, so the pixel shows 77/255 = 0.30196, eight half-float steps
+    // from 0.3.
+    let dir = temp_dir("bb-8bit");
+    let part = Still { rgb: [0.3, 0.3, 0.3], ..Still::default() };
+    gpu_test(|gpu| {
+        let toml = scene_with(&dir, std::slice::from_ref(&part), "")?;
+        let px = shoot(gpu, &toml, &dir, false, 1)?.at(LOOK);
+        let expected = 77.0 / 255.0;
+        assert!((px[0] - expected).abs() < 3e-4, "{px:?} vs {expected}");
+        Ok(())
+    });
+}
+
+#[test]
 fn render_particles_only_draws_the_particles_on_black() {
     // `particle-fog render --particles-only` (the CLI's job): the campfire scene's sky is not black
     // in a full render, so black pixels can only come from the particles-only background; the
