@@ -34,7 +34,7 @@ use crate::passes::particle_sim::ParticleSimPasses;
 use crate::passes::particle_sort::ParticleSortPass;
 use crate::passes::shadow::ShadowPass;
 use crate::passes::tonemap::{Bloom, TonemapPass};
-use crate::scene::Scene;
+use crate::scene::{Camera as SceneCamera, Scene};
 use crate::view::{CameraView, CAMERA_FAR_M, CAMERA_NEAR_M, CASCADES};
 use crate::vk::context::Gpu;
 use crate::vk::graphics::Attachment;
@@ -163,14 +163,8 @@ impl HostRenderer {
         settings: &Settings,
         time_s: f32,
     ) -> Result<()> {
-        let (w, h) = (self.targets.ldr.extent.width, self.targets.ldr.extent.height);
-        let cam = scene.camera_at(time_s);
-        let view = CameraView::new(cam.position, cam.target, cam.fov_y_deg, w as f32 / h as f32);
-        let to_sun = scene.sun.direction.try_normalize().unwrap_or(Vec3::Z);
-        let cascade_far = world.update_shadow_views(&view, to_sun);
-        let constants = frame_uniform(scene, &view, world, cascade_far, (w, h), self.frame_index);
-        self.frame_buf.write(0, bytemuck::bytes_of(&constants));
-        self.frame_index = self.frame_index.wrapping_add(1);
+        let (cam, view) = self.begin_frame(world, scene, time_s);
+        let h = self.targets.ldr.extent.height;
         if self.particles_only {
             self.fog = None;
         } else {
@@ -221,6 +215,19 @@ impl HostRenderer {
             }
             Ok(())
         })
+    }
+
+    /// The camera and view at `time_s`; writes the frame constants and this frame's shadow views.
+    fn begin_frame(&mut self, world: &mut World, scene: &Scene, time_s: f32) -> (SceneCamera, CameraView) {
+        let (w, h) = (self.targets.ldr.extent.width, self.targets.ldr.extent.height);
+        let cam = scene.camera_at(time_s);
+        let view = CameraView::new(cam.position, cam.target, cam.fov_y_deg, w as f32 / h as f32);
+        let to_sun = scene.sun.direction.try_normalize().unwrap_or(Vec3::Z);
+        let cascade_far = world.update_shadow_views(&view, to_sun);
+        let constants = frame_uniform(scene, &view, world, cascade_far, (w, h), self.frame_index);
+        self.frame_buf.write(0, bytemuck::bytes_of(&constants));
+        self.frame_index = self.frame_index.wrapping_add(1);
+        (cam, view)
     }
 
     /// Makes the particle pool on the first frame of a scene with sources, then applies this

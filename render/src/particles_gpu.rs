@@ -194,12 +194,7 @@ impl GpuParticles {
         ];
         let counters_bytes = std::mem::size_of::<GpuParticleCounters>() as u64;
         let counters = storage(gpu, "particles.counters", counters_bytes, gpu_only)?;
-        let readback = gpu.create_buffer(&BufferDesc {
-            name: "particles.counters.readback",
-            size: counters_bytes,
-            usage: vk::BufferUsageFlags::TRANSFER_DST,
-            location: MemoryLocation::GpuToCpu,
-        })?;
+        let readback = storage(gpu, "particles.counters.readback", counters_bytes, MemoryLocation::GpuToCpu)?;
         let sources = u64::from(desc.max_sources);
         let emitter_bytes = sources * std::mem::size_of::<GpuEmitter>() as u64;
         let emitters = storage(gpu, "particles.emitters", emitter_bytes, MemoryLocation::CpuToGpu)?;
@@ -207,12 +202,7 @@ impl GpuParticles {
             sources * MAX_BURSTS_PER_SOURCE_FRAME as u64 * std::mem::size_of::<GpuBurst>() as u64;
         let bursts = storage(gpu, "particles.bursts", burst_bytes, MemoryLocation::CpuToGpu)?;
         let visible = storage(gpu, "particles.visible", cap * INDEX_BYTES, gpu_only)?;
-        let key_bytes = u64::from(particle_ribbons::padded_len(desc.capacity)) * particle_ribbons::KEY_BYTES;
-        let ribbon_keys = storage(gpu, "particles.ribbon_keys", key_bytes, gpu_only)?;
-        let ribbon_parent = storage(gpu, "particles.ribbon_parent", cap * INDEX_BYTES, gpu_only)?;
-        let ribbon_tail = storage(gpu, "particles.ribbon_tail", sources * 2 * INDEX_BYTES, gpu_only)?;
-        let no_tails = vec![u32::MAX; 2 * desc.max_sources as usize];
-        gpu.upload(&ribbon_tail, bytemuck::cast_slice(&no_tails))?;
+        let [ribbon_keys, ribbon_parent, ribbon_tail] = ribbon_buffers(gpu, desc)?;
         let draw_args = gpu.create_buffer(&BufferDesc {
             name: "particles.draw_args",
             size: std::mem::size_of::<GpuDrawIndirect>() as u64,
@@ -476,6 +466,18 @@ impl GpuParticles {
     pub fn current_list(&self) -> usize {
         self.current
     }
+}
+
+/// `particles.ribbon_keys`, `particles.ribbon_parent` and `particles.ribbon_tail` (no tails yet).
+fn ribbon_buffers(gpu: &mut Gpu, desc: &ParticlePoolDesc) -> Result<[Buffer; 3]> {
+    let gpu_only = MemoryLocation::GpuOnly;
+    let key_bytes = u64::from(particle_ribbons::padded_len(desc.capacity)) * particle_ribbons::KEY_BYTES;
+    let keys = storage(gpu, "particles.ribbon_keys", key_bytes, gpu_only)?;
+    let parent = storage(gpu, "particles.ribbon_parent", u64::from(desc.capacity) * INDEX_BYTES, gpu_only)?;
+    let tail_words = 2 * desc.max_sources as usize;
+    let tail = storage(gpu, "particles.ribbon_tail", tail_words as u64 * INDEX_BYTES, gpu_only)?;
+    gpu.upload(&tail, bytemuck::cast_slice(&vec![u32::MAX; tail_words]))?;
+    Ok([keys, parent, tail])
 }
 
 /// The pattern kind as the shader's code: 0 drop, 1 explode, 2 angle, 3 cone.

@@ -80,6 +80,48 @@ pub fn enumerate(instance: &ash::Instance) -> Result<Vec<DeviceInfo>> {
     devices.into_iter().enumerate().map(|(i, pd)| describe(instance, i, pd)).collect()
 }
 
+/// The features and extensions the renderer requires, each with whether the device has it.
+fn required_features(
+    f12: &vk::PhysicalDeviceVulkan12Features<'_>,
+    f13: &vk::PhysicalDeviceVulkan13Features<'_>,
+    core: &vk::PhysicalDeviceFeatures,
+    has_ext: &dyn Fn(&CStr) -> bool,
+) -> Vec<(String, bool)> {
+    vec![
+        ("synchronization2".to_owned(), f13.synchronization2 == vk::TRUE),
+        ("dynamicRendering".to_owned(), f13.dynamic_rendering == vk::TRUE),
+        // glslc's SPIR-V 1.6 output declares workgroup sizes with LocalSizeId, which needs it.
+        ("maintenance4".to_owned(), f13.maintenance4 == vk::TRUE),
+        ("hostQueryReset".to_owned(), f12.host_query_reset == vk::TRUE),
+        ("fragmentStoresAndAtomics".to_owned(), core.fragment_stores_and_atomics == vk::TRUE),
+        // Billboards blend the HDR colour and the glow mask with different factors.
+        ("independentBlend".to_owned(), core.independent_blend == vk::TRUE),
+        // Billboard batches start their indirect draws in the middle of the sorted list.
+        ("drawIndirectFirstInstance".to_owned(), core.draw_indirect_first_instance == vk::TRUE),
+        (
+            "shaderStorageImageWriteWithoutFormat".to_owned(),
+            core.shader_storage_image_write_without_format == vk::TRUE,
+        ),
+        ("VK_KHR_push_descriptor".to_owned(), has_ext(ash::khr::push_descriptor::NAME)),
+    ]
+}
+
+/// The limits `particle-fog devices` shows, as (name, value) text.
+fn limit_table(l: &vk::PhysicalDeviceLimits) -> Vec<(String, String)> {
+    [
+        ("maxImageDimension2D", l.max_image_dimension2_d.to_string()),
+        ("maxImageDimension3D", l.max_image_dimension3_d.to_string()),
+        ("maxStorageBufferRange", l.max_storage_buffer_range.to_string()),
+        ("maxComputeWorkGroupInvocations", l.max_compute_work_group_invocations.to_string()),
+        ("maxComputeSharedMemorySize", l.max_compute_shared_memory_size.to_string()),
+        ("maxPushConstantsSize", l.max_push_constants_size.to_string()),
+        ("timestampPeriod", format!("{} ns", l.timestamp_period)),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_owned(), v))
+    .collect()
+}
+
 fn describe(instance: &ash::Instance, index: usize, pd: vk::PhysicalDevice) -> Result<DeviceInfo> {
     let mut driver = vk::PhysicalDeviceDriverProperties::default();
     let mut props2 = vk::PhysicalDeviceProperties2::default().push_next(&mut driver);
@@ -101,23 +143,7 @@ fn describe(instance: &ash::Instance, index: usize, pd: vk::PhysicalDevice) -> R
     let queue_family = families
         .iter()
         .position(|f| f.queue_flags.contains(vk::QueueFlags::GRAPHICS | vk::QueueFlags::COMPUTE));
-    let features = vec![
-        ("synchronization2".to_owned(), f13.synchronization2 == vk::TRUE),
-        ("dynamicRendering".to_owned(), f13.dynamic_rendering == vk::TRUE),
-        // glslc's SPIR-V 1.6 output declares workgroup sizes with LocalSizeId, which needs it.
-        ("maintenance4".to_owned(), f13.maintenance4 == vk::TRUE),
-        ("hostQueryReset".to_owned(), f12.host_query_reset == vk::TRUE),
-        ("fragmentStoresAndAtomics".to_owned(), core.fragment_stores_and_atomics == vk::TRUE),
-        // Billboards blend the HDR colour and the glow mask with different factors.
-        ("independentBlend".to_owned(), core.independent_blend == vk::TRUE),
-        // Billboard batches start their indirect draws in the middle of the sorted list.
-        ("drawIndirectFirstInstance".to_owned(), core.draw_indirect_first_instance == vk::TRUE),
-        (
-            "shaderStorageImageWriteWithoutFormat".to_owned(),
-            core.shader_storage_image_write_without_format == vk::TRUE,
-        ),
-        ("VK_KHR_push_descriptor".to_owned(), has_ext(ash::khr::push_descriptor::NAME)),
-    ];
+    let features = required_features(&f12, &f13, &core, &has_ext);
     let mut missing: Vec<String> = features.iter().filter(|(_, ok)| !ok).map(|(n, _)| n.clone()).collect();
     if props.api_version < super::instance::API_VERSION {
         missing.push(format!("Vulkan 1.3 (device has {})", version_text(props.api_version)));
@@ -126,18 +152,7 @@ fn describe(instance: &ash::Instance, index: usize, pd: vk::PhysicalDevice) -> R
         missing.push("a queue family with graphics and compute".to_owned());
     }
     let l = &props.limits;
-    let limits = [
-        ("maxImageDimension2D", l.max_image_dimension2_d.to_string()),
-        ("maxImageDimension3D", l.max_image_dimension3_d.to_string()),
-        ("maxStorageBufferRange", l.max_storage_buffer_range.to_string()),
-        ("maxComputeWorkGroupInvocations", l.max_compute_work_group_invocations.to_string()),
-        ("maxComputeSharedMemorySize", l.max_compute_shared_memory_size.to_string()),
-        ("maxPushConstantsSize", l.max_push_constants_size.to_string()),
-        ("timestampPeriod", format!("{} ns", l.timestamp_period)),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v))
-    .collect();
+    let limits = limit_table(l);
     Ok(DeviceInfo {
         index,
         name: props.device_name_as_c_str().map(|c| c.to_string_lossy().into_owned()).unwrap_or_default(),

@@ -105,15 +105,7 @@ impl Gpu {
 }
 
 fn build(shared: &Shared, desc: &GraphicsDesc<'_>, layout: &Layout) -> Result<vk::Pipeline> {
-    let vs = shader_module(shared, desc.name, desc.vertex)?;
-    let fs = match desc.fragment.map(|f| shader_module(shared, desc.name, f)).transpose() {
-        Ok(fs) => fs,
-        Err(e) => {
-            // SAFETY: the module was created above and is not used by any pipeline.
-            unsafe { shared.device.destroy_shader_module(vs, None) };
-            return Err(e);
-        }
-    };
+    let (vs, fs) = stage_modules(shared, desc)?;
     let mut stages = vec![vk::PipelineShaderStageCreateInfo::default()
         .stage(vk::ShaderStageFlags::VERTEX)
         .module(vs)
@@ -133,18 +125,9 @@ fn build(shared: &Shared, desc: &GraphicsDesc<'_>, layout: &Layout) -> Result<vk
     let assembly =
         vk::PipelineInputAssemblyStateCreateInfo::default().topology(vk::PrimitiveTopology::TRIANGLE_LIST);
     let viewport = vk::PipelineViewportStateCreateInfo::default().viewport_count(1).scissor_count(1);
-    let raster = vk::PipelineRasterizationStateCreateInfo::default()
-        .polygon_mode(vk::PolygonMode::FILL)
-        .cull_mode(if desc.cull_back { vk::CullModeFlags::BACK } else { vk::CullModeFlags::NONE })
-        .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
-        .depth_bias_enable(desc.depth_bias)
-        .line_width(1.0);
+    let (raster, depth) = raster_and_depth(desc);
     let multisample =
         vk::PipelineMultisampleStateCreateInfo::default().rasterization_samples(vk::SampleCountFlags::TYPE_1);
-    let depth = vk::PipelineDepthStencilStateCreateInfo::default()
-        .depth_test_enable(desc.depth_test)
-        .depth_write_enable(desc.depth_write)
-        .depth_compare_op(vk::CompareOp::LESS_OR_EQUAL);
     let blends = blend_states(desc.name, desc.blend, desc.color_formats.len());
     let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&blends);
     let mut dynamic_states = vec![vk::DynamicState::VIEWPORT, vk::DynamicState::SCISSOR];
@@ -180,6 +163,40 @@ fn build(shared: &Shared, desc: &GraphicsDesc<'_>, layout: &Layout) -> Result<vk
     created
         .map(|p| p[0])
         .map_err(|(_, result)| RenderError::ShaderCompile { name: desc.name.to_owned(), result })
+}
+
+/// The vertex and (optional) fragment modules of `desc`; nothing is left behind on failure.
+fn stage_modules(
+    shared: &Shared,
+    desc: &GraphicsDesc<'_>,
+) -> Result<(vk::ShaderModule, Option<vk::ShaderModule>)> {
+    let vs = shader_module(shared, desc.name, desc.vertex)?;
+    match desc.fragment.map(|f| shader_module(shared, desc.name, f)).transpose() {
+        Ok(fs) => Ok((vs, fs)),
+        Err(e) => {
+            // SAFETY: the module was created above and is not used by any pipeline.
+            unsafe { shared.device.destroy_shader_module(vs, None) };
+            Err(e)
+        }
+    }
+}
+
+/// Rasterisation (filled, counter-clockwise front faces, optional back-face culling and dynamic
+/// depth bias) and depth state (LESS_OR_EQUAL) of `desc`.
+fn raster_and_depth(
+    desc: &GraphicsDesc<'_>,
+) -> (vk::PipelineRasterizationStateCreateInfo<'static>, vk::PipelineDepthStencilStateCreateInfo<'static>) {
+    let raster = vk::PipelineRasterizationStateCreateInfo::default()
+        .polygon_mode(vk::PolygonMode::FILL)
+        .cull_mode(if desc.cull_back { vk::CullModeFlags::BACK } else { vk::CullModeFlags::NONE })
+        .front_face(vk::FrontFace::COUNTER_CLOCKWISE)
+        .depth_bias_enable(desc.depth_bias)
+        .line_width(1.0);
+    let depth = vk::PipelineDepthStencilStateCreateInfo::default()
+        .depth_test_enable(desc.depth_test)
+        .depth_write_enable(desc.depth_write)
+        .depth_compare_op(vk::CompareOp::LESS_OR_EQUAL);
+    (raster, depth)
 }
 
 fn vertex_input(
