@@ -48,8 +48,8 @@ fn assert_verdicts(file: &str, fog: &[&str], billboards: &[&str]) {
 }
 
 #[test]
-fn fog_machine_steam_and_smoke_convert() {
-    assert_verdicts("fog_machine.toml", &["fog machine", "steam vent", "chimney smoke"], &[]);
+fn fog_machine_steam_and_smoke_convert_while_the_glow_trail_stays_billboards() {
+    assert_verdicts("fog_machine.toml", &["fog machine", "steam vent", "chimney smoke"], &["glow trail"]);
 }
 
 #[test]

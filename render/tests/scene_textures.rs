@@ -14,6 +14,8 @@ const GOBO_SIZE: u32 = 128;
 const GOBO_STRIPES: u32 = 8;
 /// Edge of the spark texture, pixels.
 const SPARK_SIZE: u32 = 32;
+/// Width (along a ribbon segment) and height (across it) of the ribbon texture, pixels.
+const RIBBON_SIZE: (u32, u32) = (8, 32);
 /// Largest texture file the project accepts, bytes.
 const MAX_TEXTURE_BYTES: u64 = 64 * 1024;
 
@@ -61,8 +63,18 @@ fn spark() -> GrayAlphaImage {
     })
 }
 
-fn all() -> [(&'static str, GrayAlphaImage); 3] {
-    [("soft.png", soft()), ("gobo_stripes.png", gobo()), ("spark.png", spark())]
+/// A ribbon strip: each segment maps the whole texture (u along it, v across it), so it is constant
+/// along u and fades across v (alpha 1 - (2v - 1)^2): a soft band with no seams between segments.
+fn ribbon() -> GrayAlphaImage {
+    let (w, h) = RIBBON_SIZE;
+    GrayAlphaImage::from_fn(w, h, |_, y| {
+        let v = (y as f32 + 0.5) / h as f32;
+        LumaA([255, to_u8(1.0 - (2.0 * v - 1.0).powi(2))])
+    })
+}
+
+fn all() -> [(&'static str, GrayAlphaImage); 4] {
+    [("soft.png", soft()), ("gobo_stripes.png", gobo()), ("spark.png", spark()), ("ribbon.png", ribbon())]
 }
 
 #[test]
@@ -100,4 +112,15 @@ fn gobo_alternates_open_and_closed_bars() {
     let closed = img.get_pixel(GOBO_SIZE / 2 - period / 2 + 1, row)[0];
     assert_eq!((open, closed), (255, 0));
     assert_eq!(img.get_pixel(0, 0)[0], 0, "outside the aperture");
+}
+
+#[test]
+fn ribbon_texture_is_constant_along_and_soft_across() {
+    let img = ribbon();
+    let (w, h) = RIBBON_SIZE;
+    for y in 0..h {
+        assert!((0..w).all(|x| img.get_pixel(x, y) == img.get_pixel(0, y)), "row {y} varies along u");
+    }
+    let (edge, centre) = (img.get_pixel(0, 0)[1], img.get_pixel(0, h / 2)[1]);
+    assert!(centre == 255 && edge < 40, "centre {centre}, edge {edge}");
 }
