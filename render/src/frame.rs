@@ -154,6 +154,25 @@ impl HostRenderer {
         })
     }
 
+    /// Advances the scene's particles to time `time_s` without drawing anything (and waits): the
+    /// same simulation step [`HostRenderer::render`] takes, for warming a scene up to a steady
+    /// state cheaply.
+    pub fn simulate(&mut self, gpu: &mut Gpu, scene: &Scene, settings: &Settings, time_s: f32) -> Result<()> {
+        let (w, h) = (self.targets.ldr.extent.width, self.targets.ldr.extent.height);
+        let cam = scene.camera_at(time_s);
+        let view = CameraView::new(cam.position, cam.target, cam.fov_y_deg, w as f32 / h as f32);
+        let throttle_camera = Camera::from_viewport(view.position, h as f32, cam.fov_y_deg.to_radians());
+        if !self.prepare_particles(gpu, scene, settings, time_s, throttle_camera)? {
+            return Ok(());
+        }
+        let Some(sp) = self.particles.as_mut() else { return Ok(()) };
+        let sim = &self.particle_passes.sim;
+        gpu.submit(|rec| {
+            sp.pool.record(rec, sim);
+            Ok(())
+        })
+    }
+
     /// Renders `scene` at time `time_s` with `settings` into the targets (and waits).
     pub fn render(
         &mut self,

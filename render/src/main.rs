@@ -60,8 +60,8 @@ struct RenderArgs {
     /// Frames to render.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     frames: u32,
-    /// Frames simulated and rendered before the timed frames (not written, not timed), e.g. to
-    /// reach a particle steady state
+    /// Frames of particle simulation before the rendered frames (nothing drawn, written or
+    /// timed), to start from the particle systems' steady state
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     warmup: u32,
     /// Simulated frames per second.

@@ -470,38 +470,44 @@ fn vertex_colours_are_rounded_to_eight_bits_as_the_viewer_stores_them() {
 fn render_particles_only_draws_the_particles_on_black() {
     // `particle-fog render --particles-only` (the CLI's job): the campfire scene's sky is not black
     // in a full render, so black pixels can only come from the particles-only background; the
-    // particles themselves still show. The run fails on any validation error.
+    // particles themselves still show. `--warmup` simulates the systems into flow before the frame
+    // is drawn: more of the frame is covered than on the first frame. The runs fail on any
+    // validation error.
     let scenes = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..").join("scenes");
     let device = std::env::var("PF_TEST_DEVICE")
         .ok()
         .and_then(|s| s.parse::<render::DeviceSelector>().ok())
         .unwrap_or_default();
     let desc = render::GpuDesc { validation: true, device };
-    let count_black = |particles_only: bool, name: &str| -> anyhow::Result<(usize, usize)> {
-        let out = temp_dir(name);
-        let job = render::cli::render::RenderJob {
-            scene: scenes.join("campfire.toml"),
-            width: 64,
-            height: 48,
-            frames: 10,
-            warmup: 0,
-            fps: 30.0,
-            out: out.clone(),
-            last_only: true,
-            particles_only,
-            settings_file: None,
-            overrides: Vec::new(),
+    let count_black =
+        |particles_only: bool, [warmup, frames]: [u32; 2], name: &str| -> anyhow::Result<(usize, usize)> {
+            let out = temp_dir(name);
+            let job = render::cli::render::RenderJob {
+                scene: scenes.join("campfire.toml"),
+                width: 64,
+                height: 48,
+                frames,
+                warmup,
+                fps: 30.0,
+                out: out.clone(),
+                last_only: true,
+                particles_only,
+                settings_file: None,
+                overrides: Vec::new(),
+            };
+            render::cli::render::run(&job, &desc)?;
+            let img = image::open(out.join("campfire.png"))?.to_rgba8();
+            let black = img.pixels().filter(|p| p.0[..3] == [0, 0, 0]).count();
+            Ok((black, img.pixels().count()))
         };
-        render::cli::render::run(&job, &desc)?;
-        let img = image::open(out.join("campfire.png"))?.to_rgba8();
-        let black = img.pixels().filter(|p| p.0[..3] == [0, 0, 0]).count();
-        Ok((black, img.pixels().count()))
-    };
-    let (full_black, _) = count_black(false, "bb-cli-full").expect("full render");
-    let (black, total) = count_black(true, "bb-cli-particles").expect("particles-only render");
+    let (full_black, _) = count_black(false, [0, 10], "bb-cli-full").expect("full render");
+    let (black, total) = count_black(true, [0, 10], "bb-cli-particles").expect("particles-only render");
     assert_eq!(full_black, 0, "the full render has a lit sky everywhere");
     assert!(black > total / 2, "mostly black background: {black} of {total}");
     assert!(black < total, "the fire's particles show");
+    let (first, _) = count_black(true, [0, 1], "bb-cli-first").expect("first frame");
+    let (warm, _) = count_black(true, [60, 1], "bb-cli-warm").expect("warmed-up frame");
+    assert!(warm < first, "two simulated seconds cover more than the first frame: {warm} vs {first} black");
 }
 
 #[test]

@@ -24,7 +24,7 @@ pub struct RenderJob {
     pub height: u32,
     /// Frames to render (written and timed).
     pub frames: u32,
-    /// Frames rendered before them, neither written nor timed.
+    /// Frames of particle simulation before them (nothing drawn, written or timed).
     pub warmup: u32,
     /// Simulated frames per second (time step between frames).
     pub fps: f32,
@@ -53,7 +53,7 @@ pub struct TimingReport {
     pub height: u32,
     /// Frames rendered and timed.
     pub frames: u32,
-    /// Untimed frames rendered before them.
+    /// Frames of particle simulation before them.
     pub warmup: u32,
     /// Per-pass GPU time.
     pub passes: Vec<PassTiming>,
@@ -96,7 +96,7 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
     renderer.particles_only = job.particles_only;
     let stem = job.scene.file_stem().map_or_else(|| "scene".into(), |s| s.to_string_lossy().into_owned());
     for frame in 0..job.warmup {
-        renderer.render(&mut gpu, &mut world, &scene, &settings, frame as f32 / job.fps)?;
+        renderer.simulate(&mut gpu, &scene, &settings, frame as f32 / job.fps)?;
     }
     gpu.profiler.clear();
     let mut wall_ms = Vec::with_capacity(job.frames as usize);
