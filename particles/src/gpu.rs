@@ -191,8 +191,6 @@ pub struct ScheduledSource {
     pub desc: SourceDesc,
     /// Its burst clock.
     pub clock: SourceClock,
-    /// False once the source object was removed (its particles live on without it).
-    pub object_present: bool,
     /// Its random stream: its number in order of addition (the reference's source id).
     pub stream: u32,
     /// `clock.elapsed` when it was removed.
@@ -205,20 +203,18 @@ impl ScheduledSource {
     pub fn new(desc: SourceDesc, stream: u32) -> Self {
         let mut desc = desc;
         desc.sys.burst_rate = desc.sys.burst_rate.max(MIN_BURST_RATE_S);
-        ScheduledSource {
-            clock: SourceClock::new(&desc.sys),
-            desc,
-            object_present: true,
-            stream,
-            removed_at_s: None,
-        }
+        ScheduledSource { clock: SourceClock::new(&desc.sys), desc, stream, removed_at_s: None }
     }
 
     /// Stops its bursts and forgets its object; its particles live out their lives.
     pub fn remove(&mut self) {
         self.clock.emitting = false;
-        self.object_present = false;
         self.removed_at_s.get_or_insert(self.clock.elapsed);
+    }
+
+    /// False once the source object was removed (its particles live on without it).
+    pub fn object_present(&self) -> bool {
+        self.removed_at_s.is_none()
     }
 
     /// True once it was removed and every particle it made has outlived its lifetime (with one

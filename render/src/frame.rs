@@ -158,11 +158,7 @@ impl HostRenderer {
     /// same simulation step [`HostRenderer::render`] takes, for warming a scene up to a steady
     /// state cheaply.
     pub fn simulate(&mut self, gpu: &mut Gpu, scene: &Scene, settings: &Settings, time_s: f32) -> Result<()> {
-        let (w, h) = (self.targets.ldr.extent.width, self.targets.ldr.extent.height);
-        let cam = scene.camera_at(time_s);
-        let view = CameraView::new(cam.position, cam.target, cam.fov_y_deg, w as f32 / h as f32);
-        let throttle_camera = Camera::from_viewport(view.position, h as f32, cam.fov_y_deg.to_radians());
-        if !self.prepare_particles(gpu, scene, settings, time_s, throttle_camera)? {
+        if !self.prepare_particles(gpu, scene, settings, time_s)? {
             return Ok(());
         }
         let Some(sp) = self.particles.as_mut() else { return Ok(()) };
@@ -183,14 +179,12 @@ impl HostRenderer {
         time_s: f32,
     ) -> Result<()> {
         let (cam, view) = self.begin_frame(world, scene, time_s);
-        let h = self.targets.ldr.extent.height;
         if self.particles_only {
             self.fog = None;
         } else {
             self.prepare_fog(gpu, scene, settings, &view)?;
         }
-        let throttle_camera = Camera::from_viewport(view.position, h as f32, cam.fov_y_deg.to_radians());
-        let particles_on = self.prepare_particles(gpu, scene, settings, time_s, throttle_camera)?;
+        let particles_on = self.prepare_particles(gpu, scene, settings, time_s)?;
         let background = scene.ambient.sky.extend(1.0).to_array();
         let t = &self.targets;
         gpu.submit(|rec| {
@@ -260,7 +254,6 @@ impl HostRenderer {
         scene: &Scene,
         settings: &Settings,
         time_s: f32,
-        camera: Camera,
     ) -> Result<bool> {
         let budget = self.budget_override.unwrap_or_else(|| {
             ParticleBudget::for_settings(settings.max_part_count, settings.particle_capacity)
@@ -282,7 +275,9 @@ impl HostRenderer {
             ParticleBudget::Limit(n) => Some(n),
             ParticleBudget::Off | ParticleBudget::Unlimited => None,
         });
-        sp.pool.set_camera(Some(camera));
+        let cam = scene.camera_at(time_s);
+        let height = self.targets.ldr.extent.height as f32;
+        sp.pool.set_camera(Some(Camera::from_viewport(cam.position, height, cam.fov_y_deg.to_radians())));
         sp.pool.prepare(self.frame_dt_s);
         self.particle_passes.billboards.prepare(gpu, &sp.pairs, &sp.hud_pairs, sp.glowing)?;
         Ok(true)

@@ -142,8 +142,6 @@ pub struct GpuParticles {
     pub ribbon_parent: Buffer,
     /// `particles.ribbon_tail`.
     ribbon_tail: Buffer,
-    /// True once a RIBBON source was added (`particles.ribbons` runs from then on).
-    has_ribbons: bool,
     /// `particles.visible`.
     pub visible: Buffer,
     /// `particles.draw_args`.
@@ -226,7 +224,6 @@ impl GpuParticles {
             ribbon_keys,
             ribbon_parent,
             ribbon_tail,
-            has_ribbons: false,
             visible,
             draw_args,
             readback,
@@ -245,6 +242,12 @@ impl GpuParticles {
     /// The pool's description.
     pub fn desc(&self) -> &ParticlePoolDesc {
         &self.desc
+    }
+
+    /// True while a slot holds a RIBBON source (a removed one's slot is kept until its particles
+    /// are gone): `particles.ribbons` runs only then.
+    fn has_ribbons(&self) -> bool {
+        self.sources.iter().any(|s| s.desc.sys.part.flags.contains(particles::PartFlags::RIBBON))
     }
 
     /// Adds a source and returns its slot. Its random stream is its number in order of addition,
@@ -272,7 +275,6 @@ impl GpuParticles {
             }
         };
         self.next_stream += 1;
-        self.has_ribbons |= desc.sys.part.flags.contains(particles::PartFlags::RIBBON);
         Ok(SourceId(slot as u32))
     }
 
@@ -369,7 +371,11 @@ impl GpuParticles {
             counters: &self.counters,
             emitters: &self.emitters,
             bursts: &self.bursts,
-            ribbons: self.has_ribbons.then_some([&self.ribbon_keys, &self.ribbon_parent, &self.ribbon_tail]),
+            ribbons: self.has_ribbons().then_some([
+                &self.ribbon_keys,
+                &self.ribbon_parent,
+                &self.ribbon_tail,
+            ]),
         };
         passes.record(rec, &bufs, &push);
         let uses = [
@@ -480,6 +486,11 @@ fn ribbon_buffers(gpu: &mut Gpu, desc: &ParticlePoolDesc) -> Result<[Buffer; 3]>
     Ok([keys, parent, tail])
 }
 
+/// The packed code of a legacy blend pair as particles and emitters carry it (`src | dst << 8`).
+pub fn pair_code((src, dst): (u8, u8)) -> u32 {
+    u32::from(src) | (u32::from(dst) << 8)
+}
+
 /// The pattern kind as the shader's code: 0 drop, 1 explode, 2 angle, 3 cone.
 fn pattern_code(sys: &PartSysData) -> u32 {
     match sys.pattern_kind() {
@@ -500,7 +511,7 @@ fn gpu_emitter(s: &ScheduledSource) -> GpuEmitter {
     if d.hud {
         flags |= particles::PartFlags::HUD;
     }
-    let blend = u32::from(part.blend_func_source) | (u32::from(part.blend_func_dest) << 8);
+    let blend = pair_code((part.blend_func_source, part.blend_func_dest));
     GpuEmitter {
         position_speed_min: d.position.extend(sys.burst_speed_min).to_array(),
         target_speed_max: target.extend(sys.burst_speed_max).to_array(),
@@ -510,7 +521,7 @@ fn gpu_emitter(s: &ScheduledSource) -> GpuEmitter {
         scales: [part.start_scale.x, part.start_scale.y, part.end_scale.x, part.end_scale.y],
         angles_glow: [sys.inner_angle, sys.outer_angle, part.start_glow, part.end_glow],
         params: [pattern_code(sys), flags, sys.flags.0, blend],
-        axis: (d.rotation * Vec3::Z).extend(if s.object_present { 1.0 } else { 0.0 }).to_array(),
+        axis: (d.rotation * Vec3::Z).extend(if s.object_present() { 1.0 } else { 0.0 }).to_array(),
     }
 }
 

@@ -54,7 +54,8 @@ use crate::world::World;
 use particles::types::blend as bf;
 use pipeline::{BillboardTarget, BlendPipelineDesc};
 
-use crate::passes::particle_batch::{pair_code, BatchPass, MAX_RUNS};
+use crate::particles_gpu::pair_code;
+use crate::passes::particle_batch::{BatchPass, MAX_RUNS};
 
 /// The indirect draws of a frame as (pair, command buffer, byte offset): one per pair from
 /// `particles.draw_args`, or with batching [`MAX_RUNS`] slots of one command per pair each.
@@ -273,25 +274,37 @@ impl BillboardsPass {
             None => (vec![color], BillboardTarget::World),
         };
         rec.render(NAME, &attachments, Some(depth), &reads, |rec| {
-            let binds = self.binds(inp);
-            let mut bound = None;
-            for &(pair, buffer, offset) in &draws {
-                let Some(pipe) = self.pipelines.get(&(pair, target)) else {
-                    crate::error::bug(&format!("{NAME}: no pipeline for blend pair {pair:?}"))
-                };
-                if bound != Some(pair) {
-                    push.blend =
-                        [pair_code(pair), u32::from(is_custom(pair)), u32::from(is_additive(pair)), 0];
-                    rec.bind_graphics(pipe, &binds, bytemuck::bytes_of(&push));
-                    bound = Some(pair);
-                }
-                let stride = std::mem::size_of::<GpuDrawIndirect>() as u32;
-                // SAFETY: a graphics pipeline is bound inside a rendering instance; `buffer` is
-                // alive, has INDIRECT_BUFFER usage and holds a command at `offset` (declared
-                // IndirectRead).
-                unsafe { rec.device().cmd_draw_indirect(rec.cmd, buffer.raw, offset, 1, stride) };
-            }
+            self.issue_draws(rec, &self.binds(inp), &mut push, target, &draws);
         })
+    }
+
+    /// The indirect `draws` with the `target` pipelines of their pairs, binding a pipeline (with
+    /// `push`, its blend words set for the pair) only when the pair changes.
+    fn issue_draws(
+        &self,
+        rec: &Recorder<'_>,
+        binds: &[Bind<'_>],
+        push: &mut BillboardPush,
+        target: BillboardTarget,
+        draws: &[(BlendPair, &Buffer, u64)],
+    ) {
+        let draw_kind = if target == BillboardTarget::Hud { DRAW_HUD } else { 0 };
+        let mut bound = None;
+        for &(pair, buffer, offset) in draws {
+            let Some(pipe) = self.pipelines.get(&(pair, target)) else {
+                crate::error::bug(&format!("{NAME}: no {target:?} pipeline for blend pair {pair:?}"))
+            };
+            if bound != Some(pair) {
+                push.blend =
+                    [pair_code(pair), u32::from(is_custom(pair)), u32::from(is_additive(pair)), draw_kind];
+                rec.bind_graphics(pipe, binds, bytemuck::bytes_of(push));
+                bound = Some(pair);
+            }
+            let stride = std::mem::size_of::<GpuDrawIndirect>() as u32;
+            // SAFETY: a graphics pipeline is bound inside a rendering instance; `buffer` is alive,
+            // has INDIRECT_BUFFER usage and holds a command at `offset` (declared IndirectRead).
+            unsafe { rec.device().cmd_draw_indirect(rec.cmd, buffer.raw, offset, 1, stride) };
+        }
     }
 
     /// Records `particles.hud`: the HUD particles over the tone-mapped `ldr` frame, one indirect
@@ -306,29 +319,10 @@ impl BillboardsPass {
     ) -> Result<()> {
         let target = Attachment { image: ldr, clear: None, layer: None };
         let reads = self.reads(inp);
-        let draw_args = &inp.particles.draw_args;
+        let draws = draw_list(hud_pairs, &inp.particles.draw_args, None);
+        let mut push = BillboardPush { forward_soft: [0.0; 4], planes: [0.0; 4], blend: [0; 4] };
         rec.render(HUD_NAME, &[target], None, &reads, |rec| {
-            let binds = self.binds(inp);
-            for &pair in hud_pairs {
-                let Some(pipe) = self.pipelines.get(&(pair, BillboardTarget::Hud)) else {
-                    crate::error::bug(&format!("{HUD_NAME}: no pipeline for blend pair {pair:?}"))
-                };
-                let push = BillboardPush {
-                    forward_soft: [0.0; 4],
-                    planes: [0.0; 4],
-                    blend: [
-                        pair_code(pair),
-                        u32::from(is_custom(pair)),
-                        u32::from(is_additive(pair)),
-                        DRAW_HUD,
-                    ],
-                };
-                rec.bind_graphics(pipe, &binds, bytemuck::bytes_of(&push));
-                let stride = std::mem::size_of::<GpuDrawIndirect>() as u32;
-                // SAFETY: a graphics pipeline is bound inside a rendering instance; `draw_args` is
-                // alive, has INDIRECT_BUFFER usage and holds one command (declared IndirectRead).
-                unsafe { rec.device().cmd_draw_indirect(rec.cmd, draw_args.raw, 0, 1, stride) };
-            }
+            self.issue_draws(rec, &self.binds(inp), &mut push, BillboardTarget::Hud, &draws);
         })
     }
 

@@ -8,7 +8,7 @@ use ash::vk;
 
 use crate::error::Result;
 use crate::gpu_types::{BatchPush, GpuDrawIndirect};
-use crate::particles_gpu::GpuParticles;
+use crate::particles_gpu::{pair_code, GpuParticles};
 use crate::shaders;
 use crate::vk::context::Gpu;
 use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
@@ -38,11 +38,6 @@ pub struct BatchPass {
     pub commands: Buffer,
     pairs_buf: Buffer,
     pairs: Vec<u32>,
-}
-
-/// The packed code of a pair, as particles carry it (`src | dst << 8`).
-pub fn pair_code((src, dst): (u8, u8)) -> u32 {
-    u32::from(src) | (u32::from(dst) << 8)
 }
 
 impl BatchPass {

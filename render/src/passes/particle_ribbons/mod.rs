@@ -48,6 +48,13 @@ pub struct RibbonBuffers<'r> {
     pub list: u32,
 }
 
+impl RibbonBuffers<'_> {
+    /// The padded length of the key array (see [`padded_len`]).
+    fn padded(&self) -> u32 {
+        u32::try_from(self.keys.size / KEY_BYTES).unwrap_or(u32::MAX)
+    }
+}
+
 /// The padded length of the key array for a pool of `capacity` particles.
 pub fn padded_len(capacity: u32) -> u32 {
     capacity.max(2).next_power_of_two()
@@ -73,8 +80,7 @@ impl RibbonPass {
 
     /// After `particles.emit`: keys, sort, links at birth.
     pub fn record_birth(&self, rec: &mut Recorder<'_>, bufs: &RibbonBuffers<'_>) {
-        let padded = bufs.keys.size / KEY_BYTES;
-        let padded = u32::try_from(padded).unwrap_or(u32::MAX);
+        let padded = bufs.padded();
         self.run(rec, bufs, "keys", [MODE_KEYS, 0, 0, padded], padded);
         for (j, k) in bitonic_steps(padded) {
             self.run(rec, bufs, "step", [MODE_STEP, j, k, padded], padded / 2);
@@ -85,7 +91,7 @@ impl RibbonPass {
 
     /// After `particles.update`: every survivor's parent.
     pub fn record_parents(&self, rec: &mut Recorder<'_>, bufs: &RibbonBuffers<'_>) {
-        let padded = u32::try_from(bufs.keys.size / KEY_BYTES).unwrap_or(u32::MAX);
+        let padded = bufs.padded();
         self.run(rec, bufs, "parents", [MODE_PARENTS, 0, 0, padded], padded);
     }
 

@@ -50,6 +50,19 @@ pub struct SimBuffers<'r> {
 }
 
 impl<'r> SimBuffers<'r> {
+    /// The passes' uses in binding order, with the given accesses of (`alive_in`, `alive_out`).
+    fn uses(&self, [alive_in, alive_out]: [Access; 2]) -> [Use<'r>; 7] {
+        [
+            Use::Buffer(self.pool, Access::ComputeWrite),
+            Use::Buffer(self.dead, Access::ComputeWrite),
+            Use::Buffer(self.alive_in, alive_in),
+            Use::Buffer(self.alive_out, alive_out),
+            Use::Buffer(self.counters, Access::ComputeWrite),
+            Use::Buffer(self.emitters, Access::ComputeRead),
+            Use::Buffer(self.bursts, Access::ComputeRead),
+        ]
+    }
+
     fn binds(&self) -> [Bind<'r>; 7] {
         [
             Bind::Buffer(self.pool),
@@ -84,15 +97,8 @@ impl ParticleSimPasses {
     /// Records one frame: emission of `push.counts.y` candidates, the ribbon links at birth, the
     /// update of every alive particle (at most `push.counts.w`, the capacity), the ribbon parents.
     pub fn record(&self, rec: &mut Recorder<'_>, bufs: &SimBuffers<'_>, push: &ParticleSimPush) {
-        let emit_uses = [
-            Use::Buffer(bufs.pool, Access::ComputeWrite),
-            Use::Buffer(bufs.dead, Access::ComputeWrite),
-            Use::Buffer(bufs.alive_in, Access::ComputeWrite),
-            Use::Buffer(bufs.alive_out, Access::ComputeRead),
-            Use::Buffer(bufs.counters, Access::ComputeWrite),
-            Use::Buffer(bufs.emitters, Access::ComputeRead),
-            Use::Buffer(bufs.bursts, Access::ComputeRead),
-        ];
+        // Emission appends to the current list (and thread 0 empties the other).
+        let emit_uses = bufs.uses([Access::ComputeWrite, Access::ComputeRead]);
         // At least one group: thread 0 empties the other alive list even when nothing is emitted.
         let emit_groups = push.counts[1].div_ceil(WORKGROUP).max(1);
         rec.pass(EMIT, &emit_uses, |rec| {
@@ -110,15 +116,8 @@ impl ParticleSimPasses {
         if let Some(r) = &ribbons {
             self.ribbons.record_birth(rec, r);
         }
-        let update_uses = [
-            Use::Buffer(bufs.pool, Access::ComputeWrite),
-            Use::Buffer(bufs.dead, Access::ComputeWrite),
-            Use::Buffer(bufs.alive_in, Access::ComputeRead),
-            Use::Buffer(bufs.alive_out, Access::ComputeWrite),
-            Use::Buffer(bufs.counters, Access::ComputeWrite),
-            Use::Buffer(bufs.emitters, Access::ComputeRead),
-            Use::Buffer(bufs.bursts, Access::ComputeRead),
-        ];
+        // The update reads the current list and writes the survivors into the other.
+        let update_uses = bufs.uses([Access::ComputeRead, Access::ComputeWrite]);
         let update_groups = push.counts[3].div_ceil(WORKGROUP).max(1);
         rec.pass(UPDATE, &update_uses, |rec| {
             rec.dispatch(&self.update, &bufs.binds(), bytemuck::bytes_of(push), [update_groups, 1, 1]);
