@@ -5,15 +5,21 @@
 //!   [`Classifier`] that adds hysteresis and smooth cross-fades on top of the pure [`classify()`].
 //! - [`report`]: the `particle-fog classify` report (JSON value and text table) for creators.
 //! - [`froxel`]: the CPU twin of the froxel fog (slices, energy-conserving integration, lookup).
-//!
-//! Brick-pool bookkeeping, kernel and noise maths live in later modules beside these.
+//! - [`bricks`]: the density bricks' levels, clip windows and the level each kernel goes to.
+//! - [`kernel`]: a carrier's mass and kernel (width law, cell weights, fixed point).
+//! - [`splat`]: the CPU twin of the GPU brick splat.
+//! - [`density`]: the field as the march samples it, its export grid and Mitsuba `.vol` writer.
 //! Facts about particle systems: `../shared/reference/sl-particles.md`.
 #![forbid(unsafe_code)]
 
+pub mod bricks;
 pub mod classify;
+pub mod density;
 mod error;
 pub mod froxel;
+pub mod kernel;
 pub mod report;
+pub mod splat;
 
 pub use classify::{
     classify, Assessment, Classifier, Exclusion, ExclusionSet, Explanation, Factors, Measures, SystemContext,

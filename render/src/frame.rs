@@ -19,11 +19,15 @@ use glam::Vec3;
 
 use crate::error::Result;
 use crate::froxel::{FroxelFog, FroxelGrid};
-use crate::gpu_types::FrameUniform;
+use crate::gpu_types::{FogMarchPush, FrameUniform, GpuFogSource};
+use crate::particle_fog::stats::FogStats;
+use crate::particle_fog::systems::{BrickPressure, FogSystems};
+use crate::particle_fog::{ParticleFog, PoolKey};
 use crate::particle_textures::ParticleTextures;
 use crate::particles_gpu::{GpuParticles, ParticleBudget, ParticlePoolDesc};
 use crate::passes::billboards::pipeline::HUD_TARGET_FORMAT;
 use crate::passes::billboards::{is_additive, BillboardInputs, BillboardsPass, BlendPair};
+use crate::passes::brick_march::{BrickMarchPass, MarchInputs};
 use crate::passes::fog_apply::FogApplyPass;
 use crate::passes::froxel_inject::FroxelInjectPass;
 use crate::passes::froxel_integrate::FroxelIntegratePass;
@@ -100,6 +104,7 @@ pub struct HostRenderer {
     inject: FroxelInjectPass,
     integrate: FroxelIntegratePass,
     apply: FogApplyPass,
+    march: BrickMarchPass,
     particle_passes: ParticlePasses,
     /// The scene's particles on the GPU (made on the first frame of a scene with particle sources
     /// when `RenderMaxPartCount` > 0).
@@ -114,6 +119,9 @@ pub struct HostRenderer {
     pub budget_override: Option<ParticleBudget>,
     /// The froxel fog's resources (made on first use, remade when the grid settings change).
     pub fog: Option<FroxelFog>,
+    /// The particle fog's bricks (made while `RenderVKParticleFog` is on and a system converts;
+    /// dropped, with all their memory, when it is switched off).
+    pub particle_fog: Option<ParticleFog>,
     samplers: Samplers,
     frame_buf: Buffer,
     /// The render targets.
@@ -132,6 +140,7 @@ impl HostRenderer {
             inject: FroxelInjectPass::new(gpu)?,
             integrate: FroxelIntegratePass::new(gpu)?,
             apply: FogApplyPass::new(gpu)?,
+            march: BrickMarchPass::new(gpu)?,
             particle_passes: ParticlePasses {
                 sim: ParticleSimPasses::new(gpu)?,
                 cull: ParticleCullPass::new(gpu)?,
@@ -142,6 +151,7 @@ impl HostRenderer {
             particles_only: false,
             budget_override: None,
             fog: None,
+            particle_fog: None,
             samplers: Samplers::new(gpu)?,
             frame_buf: gpu.create_buffer(&BufferDesc {
                 name: "frame.constants",
@@ -166,6 +176,17 @@ impl HostRenderer {
         gpu.submit(|rec| {
             sp.pool.record(rec, sim);
             Ok(())
+        })
+    }
+
+    /// The particle fog's counts for the last rendered frame (`None` while it is off).
+    pub fn fog_stats(&self) -> Option<FogStats> {
+        let pf = self.particle_fog.as_ref()?;
+        let sp = self.particles.as_ref()?;
+        Some(FogStats {
+            systems_converted: sp.systems.converted(),
+            systems_demoted: sp.systems.demoted(),
+            ..pf.stats.clone()
         })
     }
 
@@ -200,10 +221,28 @@ impl HostRenderer {
                     background,
                 )?;
             }
+            if let Some(sp) = self.particles.as_mut().filter(|_| particles_on) {
+                sp.pool.record(rec, &self.particle_passes.sim);
+                if let Some(pf) = &self.particle_fog {
+                    pf.record(rec, &sp.pool, &sp.fog_sources);
+                }
+            }
             if let Some(fog) = &self.fog {
                 self.inject.record(rec, &self.frame_buf, world, fog, &self.samplers);
                 self.integrate.record(rec, fog, fog.hist_out());
                 self.apply.record(rec, fog, &self.samplers, &t.depth, &t.hdr);
+            }
+            if let Some(pf) = self.particle_fog.as_ref().filter(|_| particles_on) {
+                let inputs = MarchInputs {
+                    frame: &self.frame_buf,
+                    world,
+                    samplers: &self.samplers,
+                    fog: self.fog.as_ref(),
+                    bricks: &pf.pool,
+                    depth: &t.depth,
+                    hdr: &t.hdr,
+                };
+                self.march.record(rec, &inputs, &march_push(settings, time_s, self.fog.is_some()));
             }
             if let Some(sp) = self.particles.as_mut().filter(|_| particles_on) {
                 let fog = self.fog.as_ref();
@@ -227,7 +266,11 @@ impl HostRenderer {
                 self.particle_passes.record_hud(rec, sp, &view, lit, t)?;
             }
             Ok(())
-        })
+        })?;
+        if let Some(pf) = self.particle_fog.as_mut().filter(|_| particles_on) {
+            pf.finish_frame();
+        }
+        Ok(())
     }
 
     /// The camera and view at `time_s`; writes the frame constants and this frame's shadow views.
@@ -279,8 +322,36 @@ impl HostRenderer {
         let height = self.targets.ldr.extent.height as f32;
         sp.pool.set_camera(Some(Camera::from_viewport(cam.position, height, cam.fov_y_deg.to_radians())));
         sp.pool.prepare(self.frame_dt_s);
+        let positions: Vec<Vec3> = scene.particles.iter().map(|src| src.position_at(time_s)).collect();
+        let pressure = self.particle_fog.as_ref().map(ParticleFog::pressure).unwrap_or_default();
+        sp.update_fog(settings, cam.position, &positions, self.frame_dt_s, pressure);
         self.particle_passes.billboards.prepare(gpu, &sp.pairs, &sp.hud_pairs, sp.glowing)?;
+        self.prepare_particle_fog(gpu, settings, cam.position)?;
         Ok(true)
+    }
+
+    /// Makes, remakes (voxel size or budget changed) or drops the brick pool for these settings
+    /// and writes its constants; the pool exists only while the toggle is on and a system
+    /// converts.
+    fn prepare_particle_fog(&mut self, gpu: &mut Gpu, settings: &Settings, camera: Vec3) -> Result<()> {
+        let Some(sp) = self.particles.as_ref() else {
+            self.particle_fog = None;
+            return Ok(());
+        };
+        if !settings.particle_fog || sp.systems.converted() == 0 {
+            self.particle_fog = None;
+            return Ok(());
+        }
+        let key = PoolKey::new(settings, sp.pool.desc().max_sources);
+        if self.particle_fog.as_ref().is_none_or(|pf| pf.key != key) {
+            self.particle_fog = None;
+            self.particle_fog = Some(ParticleFog::new(gpu, key)?);
+        }
+        if let Some(pf) = self.particle_fog.as_mut() {
+            // The splat reads the list the update is about to fill.
+            pf.prepare(camera, 1 - sp.pool.current_list());
+        }
+        Ok(())
     }
 
     /// Makes (or drops, or remakes) the froxel fog for these settings and writes its constants.
@@ -341,6 +412,11 @@ pub struct SceneParticles {
     pub glowing: bool,
     /// The far-to-near sort of the visible list.
     pub sort: ParticleSortPass,
+    /// Which systems become fog, and by how much.
+    pub systems: FogSystems,
+    /// `fog.bricks.sources`: one [`GpuFogSource`] per source id (weights 0 while the particle fog
+    /// is off), read by the billboards (cross-fade) and the brick passes.
+    pub fog_sources: Buffer,
 }
 
 impl SceneParticles {
@@ -375,7 +451,33 @@ impl SceneParticles {
         let textures = ParticleTextures::for_scene(gpu, scene)?;
         let sort = ParticleSortPass::new(gpu, desc.capacity)?;
         let glowing = glow::scene_has_glow(scene);
-        Ok(SceneParticles { pool, textures, ids, pairs, hud_pairs, glowing, sort })
+        let systems = FogSystems::for_scene(scene);
+        let mut fog_sources = gpu.create_buffer(&BufferDesc {
+            name: "fog.bricks.sources",
+            size: (desc.max_sources as usize * std::mem::size_of::<GpuFogSource>()) as u64,
+            usage: vk::BufferUsageFlags::STORAGE_BUFFER,
+            location: MemoryLocation::CpuToGpu,
+        })?;
+        fog_sources.write(0, &vec![0u8; desc.max_sources as usize * std::mem::size_of::<GpuFogSource>()]);
+        Ok(SceneParticles { pool, textures, ids, pairs, hud_pairs, glowing, sort, systems, fog_sources })
+    }
+
+    /// Advances the systems' fog weights by `dt_s` and writes `fog.bricks.sources` (per source
+    /// id; sources are added in scene order).
+    pub fn update_fog(
+        &mut self,
+        settings: &Settings,
+        camera: Vec3,
+        positions: &[Vec3],
+        dt_s: f32,
+        pressure: BrickPressure,
+    ) {
+        self.systems.update(settings, camera, positions, dt_s, pressure);
+        let gpu_sources = self.systems.gpu_sources(settings);
+        for (src, id) in gpu_sources.iter().zip(&self.ids) {
+            let offset = u64::from(id.0) * std::mem::size_of::<GpuFogSource>() as u64;
+            self.fog_sources.write(offset, bytemuck::bytes_of(src));
+        }
     }
 }
 
@@ -390,8 +492,8 @@ struct ParticlePasses {
 type LitInputs<'r> = (&'r Buffer, &'r World, &'r Samplers, Option<&'r FroxelFog>);
 
 impl ParticlePasses {
-    /// `particles.emit` + `particles.update` (the step `prepare` scheduled), `particles.cull`
-    /// against the camera, `particles.sort` far to near, then `particles.billboards` into `t`.
+    /// `particles.cull` against the camera, `particles.sort` far to near, then
+    /// `particles.billboards` into `t` (after the frame's `particles.emit` + `particles.update`).
     fn record(
         &self,
         rec: &mut crate::vk::recorder::Recorder<'_>,
@@ -400,7 +502,6 @@ impl ParticlePasses {
         (frame, world, samplers, fog): LitInputs<'_>,
         t: &Targets,
     ) -> Result<()> {
-        sp.pool.record(rec, &self.sim);
         sp.pool.record_cull(rec, &self.cull, &frustum_planes(view.clip_from_world));
         sp.sort.record(rec, &sp.pool, view.position, view.forward);
         self.billboards.record(rec, &billboard_inputs(sp, view, (frame, world, samplers, fog), t), &sp.pairs)
@@ -436,6 +537,7 @@ fn billboard_inputs<'r>(
         samplers,
         particles: &sp.pool,
         textures: &sp.textures,
+        fog_sources: &sp.fog_sources,
         fog,
         camera: (view.forward, CAMERA_NEAR_M, CAMERA_FAR_M),
         hdr: &t.hdr,
@@ -451,6 +553,20 @@ fn clear_targets(rec: &mut crate::vk::recorder::Recorder<'_>, t: &Targets) -> Re
     let color = Attachment { image: &t.hdr, clear: Some(black), layer: None };
     let depth = Attachment { image: &t.depth, clear: Some(far), layer: None };
     rec.render("frame.clear", &[color], Some(depth), &[], |_| ())
+}
+
+/// The march's push constants: the billow sliders at `time_s`, the froxel fog's state and the
+/// debug view.
+fn march_push(settings: &Settings, time_s: f32, froxel_on: bool) -> FogMarchPush {
+    FogMarchPush {
+        billow: [
+            settings.particle_fog_billow,
+            settings.particle_fog_billow_scale_m,
+            settings.particle_fog_billow_speed_m_per_s,
+            time_s,
+        ],
+        params: [if froxel_on { 1.0 } else { 0.0 }, settings.particle_fog_debug as i32 as f32, 0.0, 0.0],
+    }
 }
 
 fn frame_uniform(

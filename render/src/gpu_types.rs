@@ -447,6 +447,61 @@ gpu_struct! {
     }
 }
 
+gpu_struct! {
+    size = 192;
+    /// Constants of the particle-fog brick passes and the march (`fog.bricks.constants`).
+    pub struct BrickUniform {
+        /// Level 0's clip-window origin, in bricks of that level (xyz); w unused.
+        pub origin0: [i32; 4],
+        /// Level 1's clip-window origin.
+        pub origin1: [i32; 4],
+        /// Level 2's clip-window origin.
+        pub origin2: [i32; 4],
+        /// Level 3's clip-window origin.
+        pub origin3: [i32; 4],
+        /// Level 4's clip-window origin.
+        pub origin4: [i32; 4],
+        /// Level 5's clip-window origin.
+        pub origin5: [i32; 4],
+        /// Level 6's clip-window origin.
+        pub origin6: [i32; 4],
+        /// Level 7's clip-window origin.
+        pub origin7: [i32; 4],
+        /// Camera position (m); w = level-0 voxel edge (m).
+        pub camera_voxel: [f32; 4],
+        /// x slot capacity, y frame number, z atlas bricks per row, w atlas bricks per layer.
+        pub counts: [u32; 4],
+        /// x alive list holding this frame's particles (0 or 1), y 1 under pressure (keep only last
+        /// frame's bricks), z request-list capacity (the used list follows it), w unused.
+        pub params: [u32; 4],
+        /// Unused (reserved for the march).
+        pub reserved: [u32; 4],
+    }
+}
+
+gpu_struct! {
+    size = 32;
+    /// Per-source particle-fog inputs (`fog.bricks.sources`, indexed by source id).
+    pub struct GpuFogSource {
+        /// x blend weight w (0 billboard .. 1 fog), y texture mean alpha, z Density x Strength,
+        /// w unused.
+        pub weight_mass: [f32; 4],
+        /// Texture mean colour (linear rgb); w unused.
+        pub tint: [f32; 4],
+    }
+}
+
+gpu_struct! {
+    size = 32;
+    /// Push constants of `fog.brick_march`.
+    pub struct FogMarchPush {
+        /// x `RenderVKParticleFogBillow`, y `...BillowScale` (m), z `...BillowSpeed` (m/s), w time (s).
+        pub billow: [f32; 4],
+        /// x 1 when the froxel fog is on, y `RenderVKParticleFogDebug`, zw unused.
+        pub params: [f32; 4],
+    }
+}
+
 /// Every mirrored struct, for the mirror test: (name, fields, size).
 pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
     fn entry<T: GpuStruct>() -> (&'static str, &'static [GpuField], usize) {
@@ -475,6 +530,9 @@ pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
         entry::<BatchPush>(),
         entry::<GlowPush>(),
         entry::<TonemapBloom>(),
+        entry::<BrickUniform>(),
+        entry::<GpuFogSource>(),
+        entry::<FogMarchPush>(),
     ]
 }
 

@@ -14,6 +14,7 @@ pub mod frame;
 pub mod froxel;
 pub mod gpu_types;
 pub mod names;
+pub mod particle_fog;
 pub mod particle_textures;
 pub mod particles_gpu;
 pub mod passes;

@@ -76,6 +76,11 @@ struct RenderArgs {
     /// Draw only the particle systems (no opaque geometry or fog; black background).
     #[arg(long)]
     particles_only: bool,
+    /// After the last frame, write the particle fog's density (`<scene>_density.vol`, Mitsuba 3
+    /// grid volume, extinction in 1/m), its carriers (`<scene>_carriers.json`) and the camera
+    /// (`<scene>_camera.json`) into this folder.
+    #[arg(long, value_name = "DIR")]
+    export_density: Option<PathBuf>,
     #[command(flatten)]
     settings: SettingsArgs,
 }
@@ -256,6 +261,7 @@ fn run_render(a: RenderArgs, desc: &render::GpuDesc) -> anyhow::Result<()> {
         out: a.out,
         last_only: a.last,
         particles_only: a.particles_only,
+        export_density: a.export_density,
         settings_file: a.settings.file,
         overrides: a.settings.overrides,
     };
@@ -266,5 +272,8 @@ fn run_render(a: RenderArgs, desc: &render::GpuDesc) -> anyhow::Result<()> {
     );
     print!("{}", render::vk::profiler::format_table(&report.passes));
     println!("wall clock per frame (median, CPU side, submission and wait): {:.3} ms", report.frame_wall_ms);
+    if let Some(fog) = &report.fog {
+        print!("{}", cli::render::format_fog(fog));
+    }
     Ok(())
 }

@@ -492,6 +492,7 @@ fn render_particles_only_draws_the_particles_on_black() {
                 out: out.clone(),
                 last_only: true,
                 particles_only,
+                export_density: None,
                 settings_file: None,
                 overrides: Vec::new(),
             };

@@ -97,13 +97,7 @@ where
     inputs
         .iter()
         .map(|input| {
-            let texture = lookup(&input.texture).or_else(|| {
-                if names_default_texture(input) {
-                    Some(TextureVerdict::viewer_default())
-                } else {
-                    policy.assumed()
-                }
-            });
+            let texture = texture_context(input, &lookup, policy);
             let ctx =
                 SystemContext { attachment: input.attachment, hud: input.hud, texture, live_count: None };
             let a = classify(&input.system, &ctx, settings);
@@ -111,6 +105,26 @@ where
             ReportRow { source: input.source.clone(), texture: input.texture.clone(), explanation }
         })
         .collect()
+}
+
+/// The texture verdict of `input`: `lookup`'s for its texture name; when it has none, the
+/// viewer's default texture's for a system that uses it, else what `policy` assumes. The renderer
+/// resolves its systems' textures with this too, so it converts what this report says.
+pub fn texture_context<F>(
+    input: &ReportInput,
+    lookup: F,
+    policy: UnknownTexturePolicy,
+) -> Option<TextureVerdict>
+where
+    F: Fn(&str) -> Option<TextureVerdict>,
+{
+    lookup(&input.texture).or_else(|| {
+        if names_default_texture(input) {
+            Some(TextureVerdict::viewer_default())
+        } else {
+            policy.assumed()
+        }
+    })
 }
 
 /// True when the input uses the viewer's default texture: no texture id, and no name or the nil

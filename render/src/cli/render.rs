@@ -8,6 +8,7 @@ use anyhow::Context as _;
 use serde::Serialize;
 
 use crate::frame::HostRenderer;
+use crate::particle_fog::stats::FogStats;
 use crate::vk::profiler::PassTiming;
 use crate::vk::readback::write_png;
 use crate::world::World;
@@ -34,6 +35,8 @@ pub struct RenderJob {
     pub last_only: bool,
     /// Draw only the particle systems (opaque geometry and fog skipped, black background).
     pub particles_only: bool,
+    /// Write the particle fog's density, carriers and camera of the last frame here.
+    pub export_density: Option<PathBuf>,
     /// Settings-file path and `NAME=VALUE` overrides (applied after the scene's own).
     pub settings_file: Option<PathBuf>,
     /// Command-line overrides.
@@ -61,6 +64,9 @@ pub struct TimingReport {
     /// wait for the GPU), ms: the figure to read where GPU timestamps are not meaningful
     /// (lavapipe).
     pub frame_wall_ms: f64,
+    /// The particle fog in the last frame (absent while `RenderVKParticleFog` is off or nothing
+    /// converts).
+    pub fog: Option<FogStats>,
 }
 
 /// The median of `values` (0 for none).
@@ -123,6 +129,9 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
     if job.frames > 1 {
         eprintln!();
     }
+    if let Some(dir) = &job.export_density {
+        export_density(&mut gpu, &renderer, &scene, &settings, (job, &stem), dir)?;
+    }
     anyhow::ensure!(
         gpu.canary().is_empty() || !gpu.validation(),
         "validation errors: {:?}",
@@ -137,9 +146,88 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
         warmup: job.warmup,
         passes: gpu.profiler.timings(),
         frame_wall_ms: median(&mut wall_ms),
+        fog: renderer.fog_stats(),
     };
     write_json(&job.out.join(format!("{stem}_timings.json")), &report)?;
     Ok(report)
+}
+
+/// Writes the last frame's particle-fog density, carriers and camera into `dir`
+/// ([`crate::particle_fog::export`]).
+fn export_density(
+    gpu: &mut Gpu,
+    renderer: &HostRenderer,
+    scene: &crate::scene::Scene,
+    settings: &settings::Settings,
+    (job, stem): (&RenderJob, &str),
+    dir: &Path,
+) -> anyhow::Result<()> {
+    use crate::particle_fog::export;
+    let t = (job.warmup + job.frames.saturating_sub(1)) as f32 / job.fps;
+    let cam = scene.camera_at(t);
+    let camera = export::CameraExport {
+        position: cam.position.to_array(),
+        target: cam.target.to_array(),
+        up: [0.0, 0.0, 1.0],
+        fov_y_deg: cam.fov_y_deg,
+        width: job.width,
+        height: job.height,
+        near: crate::view::CAMERA_NEAR_M,
+        far: crate::view::CAMERA_FAR_M,
+    };
+    let (field, carriers) = match (&renderer.particle_fog, &renderer.particles) {
+        (Some(pf), Some(sp)) => {
+            let sources = sp.systems.gpu_sources(settings);
+            let by_id = source_table(sp, &sources);
+            (export::read_field(gpu, pf)?, export::read_carriers(gpu, &sp.pool, &by_id)?)
+        }
+        _ => (fog::density::Field::default(), Vec::new()),
+    };
+    let scale = settings.particle_fog_density_per_m * settings.particle_fog_strength;
+    export::write_files(dir, stem, &field, |p| field.extinction_at(p), &carriers, scale, &camera)?;
+    Ok(())
+}
+
+/// The per-source inputs indexed by source id (sources are added in scene order).
+fn source_table(
+    sp: &crate::frame::SceneParticles,
+    sources: &[crate::gpu_types::GpuFogSource],
+) -> Vec<crate::gpu_types::GpuFogSource> {
+    let n = sp.ids.iter().map(|id| id.0 as usize + 1).max().unwrap_or(0);
+    let mut table = vec![crate::gpu_types::GpuFogSource::default(); n];
+    for (id, s) in sp.ids.iter().zip(sources) {
+        table[id.0 as usize] = *s;
+    }
+    table
+}
+
+/// The `fog` section of the timing table.
+pub fn format_fog(f: &FogStats) -> String {
+    let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
+    let rel =
+        if f.mass_expected_m2 > 0.0 { 100.0 * (f.mass_splatted_m2 / f.mass_expected_m2 - 1.0) } else { 0.0 };
+    format!(
+        "particle fog: {} system(s) converted, {} demoted; {} carriers ({} poisoned, {} too large)\n\
+         bricks: {} used of {} ({:.1} MiB of {:.1} MiB budget, {:.1} MiB allocated), {} requested, {} failed, {} evicted\n\
+         mass: {:.4} m2 expected, {:.4} m2 splatted ({:+.3} %), {:.4} m2 clipped\n",
+        f.systems_converted,
+        f.systems_demoted,
+        f.carriers,
+        f.carriers_poisoned,
+        f.carriers_too_large,
+        f.bricks_used,
+        f.bricks_budget,
+        mib(f.brick_bytes_used),
+        mib(f.brick_bytes_budget),
+        mib(f.brick_bytes_allocated),
+        f.bricks_requested,
+        f.alloc_failures,
+        f.evictions,
+        f.mass_expected_m2,
+        f.mass_splatted_m2,
+        rel,
+        f.mass_clipped_m2,
+    )
 }
 
 /// `name [#########-----------] 12/30`.

@@ -1,6 +1,9 @@
 //! One folder per pass, its GLSL beside its Rust.
 
 pub mod billboards;
+pub mod brick_alloc;
+pub mod brick_march;
+pub mod brick_splat;
 pub mod fill;
 pub mod fog_apply;
 pub mod froxel_inject;

@@ -196,4 +196,32 @@ struct TonemapBloom {
     uint pad2;
 };
 
+// Particle-fog brick constants (uniform buffer fog.bricks.constants).
+struct BrickUniform {
+    ivec4 origin0;       // clip-window origin of level 0, in bricks of that level
+    ivec4 origin1;
+    ivec4 origin2;
+    ivec4 origin3;
+    ivec4 origin4;
+    ivec4 origin5;
+    ivec4 origin6;
+    ivec4 origin7;
+    vec4 camera_voxel;   // xyz camera (m); w level-0 voxel edge (m)
+    uvec4 counts;        // x slot capacity, y frame, z atlas bricks per row, w atlas bricks per layer
+    uvec4 params;        // x alive list, y pressure, z request capacity, w unused
+    uvec4 reserved;
+};
+
+// Per-source particle-fog inputs (fog.bricks.sources).
+struct GpuFogSource {
+    vec4 weight_mass;    // x blend weight, y texture mean alpha, z Density x Strength
+    vec4 tint;           // rgb texture mean colour
+};
+
+// Push constants of fog.brick_march.
+struct FogMarchPush {
+    vec4 billow;         // x strength, y scale (m), z speed (m/s), w time (s)
+    vec4 params;         // x 1 when the froxel fog is on, y debug view
+};
+
 #endif

@@ -135,6 +135,21 @@ impl Gpu {
         &self.shared.info
     }
 
+    /// The device's limits (sizes every buffer and image must respect).
+    pub fn limits(&self) -> vk::PhysicalDeviceLimits {
+        // SAFETY: the physical device was enumerated from this instance, which is alive.
+        unsafe { self.shared.instance.raw.get_physical_device_properties(self.shared.info.raw) }.limits
+    }
+
+    /// Whether `format` supports `features` for optimally tiled images on this device.
+    pub fn format_supports(&self, format: vk::Format, features: vk::FormatFeatureFlags) -> bool {
+        // SAFETY: as in [`Gpu::limits`].
+        let props = unsafe {
+            self.shared.instance.raw.get_physical_device_format_properties(self.shared.info.raw, format)
+        };
+        props.optimal_tiling_features.contains(features)
+    }
+
     /// Validation errors recorded since the last drain.
     pub fn canary(&self) -> &Canary {
         &self.shared.canary

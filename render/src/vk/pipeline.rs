@@ -177,6 +177,25 @@ impl Recorder<'_> {
         unsafe { device.cmd_dispatch(self.cmd, groups[0], groups[1], groups[2]) };
     }
 
+    /// Like [`Recorder::dispatch`], with the workgroup counts read by the GPU from `args` at byte
+    /// `offset` (a `VkDispatchIndirectCommand`; the pass declares `args` as `IndirectRead`).
+    pub fn dispatch_indirect(
+        &self,
+        pipe: &ComputePipeline,
+        binds: &[Bind<'_>],
+        push: &[u8],
+        args: &Buffer,
+        offset: u64,
+    ) {
+        let device = self.device();
+        // SAFETY: `cmd` is recording; the pipeline is alive.
+        unsafe { device.cmd_bind_pipeline(self.cmd, vk::PipelineBindPoint::COMPUTE, pipe.raw) };
+        self.push_bindings(vk::PipelineBindPoint::COMPUTE, &pipe.layout, &pipe.name, binds, push);
+        // SAFETY: pipeline and descriptors are bound above; `args` is alive, has INDIRECT_BUFFER
+        // usage (the caller's) and holds a command at `offset`.
+        unsafe { device.cmd_dispatch_indirect(self.cmd, args.raw, offset) };
+    }
+
     /// Pushes descriptors and constants for a pipeline layout.
     pub(crate) fn push_bindings(
         &self,

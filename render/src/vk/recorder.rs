@@ -190,6 +190,31 @@ impl<'a> Recorder<'a> {
         unsafe { self.device().cmd_copy_buffer(self.cmd, src.raw, dst.raw, &[region]) };
     }
 
+    /// Writes `words` at the start of `buf` in the command stream (vkCmdUpdateBuffer; at most 64 KiB),
+    /// as a pass named `<buffer>.update`.
+    pub fn update_buffer(&mut self, buf: &Buffer, words: &[u32]) {
+        let bytes: &[u8] = bytemuck::cast_slice(words);
+        if bytes.len() as u64 > buf.size || bytes.len() > 65_536 {
+            crate::error::bug(&format!("update of {} bytes into {}", bytes.len(), buf.name));
+        }
+        let name = crate::names::resource(&buf.name, "update");
+        self.pass(&name, &[Use::Buffer(buf, Access::TransferWrite)], |rec| {
+            // SAFETY: the buffer is alive, at least `bytes.len()` long (checked), with TRANSFER_DST
+            // usage (the caller's); the declared use synchronises it.
+            unsafe { rec.device().cmd_update_buffer(rec.cmd, buf.raw, 0, bytes) };
+        });
+    }
+
+    /// Fills the whole of `buf` with `value` (vkCmdFillBuffer), as a pass named `<buffer>.fill`.
+    pub fn fill_buffer(&mut self, buf: &Buffer, value: u32) {
+        let name = crate::names::resource(&buf.name, "fill");
+        self.pass(&name, &[Use::Buffer(buf, Access::TransferWrite)], |rec| {
+            // SAFETY: the buffer is alive with TRANSFER_DST usage (the caller's); the declared use
+            // synchronises it.
+            unsafe { rec.device().cmd_fill_buffer(rec.cmd, buf.raw, 0, vk::WHOLE_SIZE, value) };
+        });
+    }
+
     /// Emits the barriers `uses` need (also usable outside a pass, e.g. before readback).
     pub fn barriers(&mut self, uses: &[Use<'_>]) {
         let mut buffers = Vec::new();

@@ -10,6 +10,8 @@ layout(std430, set = 0, binding = 7) readonly buffer Visible { uint visible[]; }
 layout(std430, set = 0, binding = 8) readonly buffer SourceLayers { uint source_layer[]; };
 layout(std430, set = 0, binding = 14) readonly buffer RibbonParent { uint ribbon_parent[]; };
 layout(std430, set = 0, binding = 15) readonly buffer Emitters { GpuEmitter emitters[]; };
+// Particle fog: each source's blend weight (weight_mass.x) for the cross-fade.
+layout(std430, set = 0, binding = 16) readonly buffer FogSources { GpuFogSource fog_sources[]; };
 layout(set = 0, binding = 9) uniform sampler2DArray particle_tex;
 layout(set = 0, binding = 13) uniform sampler2DArray particle_tex_repeat;
 

@@ -17,7 +17,8 @@
 // from the viewer, y to the left, z up, the screen spanning z in [-0.5, 0.5] and y in
 // [-aspect/2, aspect/2] (the viewer's HUD projection at zoom 1), billboards facing a camera at
 // (-1, 0, 0) (6.1). Particles of another blend pair than this draw's, or of the other space,
-// collapse to a point outside the view.
+// collapse to a point outside the view. Particle fog: a source's billboards have their alpha scaled
+// by 1 - its fog weight (fog_sources), and are not drawn at weight 1.
 #include "lighting.glsl"
 #include "billboard_common.glsl"
 
@@ -104,6 +105,12 @@ void main() {
         gl_Position = vec4(0.0, 0.0, -1.0, 1.0);
         return;
     }
+    // Particle fog cross-fade: a converted system's billboards fade out as its fog fades in.
+    float fog_weight = fog_sources[p.ids.x].weight_mass.x;
+    if (fog_weight >= 1.0) {
+        gl_Position = vec4(0.0, 0.0, -1.0, 1.0);
+        return;
+    }
     uint c = CORNER[gl_VertexIndex % 6];
     vec4 corner_color = p.color;
     float corner_glow = p.offset_glow.w;
@@ -114,6 +121,9 @@ void main() {
     }
     uv = vec2(CORNER_UV[c].x, 1.0 - CORNER_UV[c].y);
     color = to_8_bits(corner_color);
+    if (fog_weight > 0.0) {
+        color.a *= 1.0 - fog_weight;
+    }
     glow = corner_glow;
     layer = source_layer[p.ids.x];
     glow = p.offset_glow.w;

@@ -88,8 +88,8 @@ pub const SOFT_FADE_M: f32 = 0.5;
 const TILE: u32 = 8;
 
 /// Lighting 0..5, pool, visible, source layers, textures (clamp), fog uniform, integrated fog,
-/// depth, textures (repeat), ribbon parents, emitters.
-const BINDINGS: [BindingKind; 16] = [
+/// depth, textures (repeat), ribbon parents, emitters, particle-fog sources.
+const BINDINGS: [BindingKind; 17] = [
     BindingKind::UniformBuffer,
     BindingKind::StorageBuffer,
     BindingKind::StorageBuffer,
@@ -104,6 +104,7 @@ const BINDINGS: [BindingKind; 16] = [
     BindingKind::SampledImage,
     BindingKind::SampledImage,
     BindingKind::SampledImage,
+    BindingKind::StorageBuffer,
     BindingKind::StorageBuffer,
     BindingKind::StorageBuffer,
 ];
@@ -133,6 +134,9 @@ pub struct BillboardInputs<'r> {
     pub particles: &'r GpuParticles,
     /// The particle textures.
     pub textures: &'r ParticleTextures,
+    /// `fog.bricks.sources`: each source's particle-fog weight (its billboards' alpha is scaled by
+    /// `1 - weight`; at weight 1 none is drawn).
+    pub fog_sources: &'r Buffer,
     /// The froxel fog, when on.
     pub fog: Option<&'r FroxelFog>,
     /// Camera forward axis (unit) and near/far planes (m).
@@ -332,7 +336,7 @@ impl BillboardsPass {
     }
 
     /// What the draw reads besides its attachments.
-    fn reads<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Use<'r>; 14] {
+    fn reads<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Use<'r>; 15] {
         let (world, p) = (inp.world, inp.particles);
         [
             Use::Buffer(&world.objects, Access::FragmentRead),
@@ -349,11 +353,12 @@ impl BillboardsPass {
             Use::Image(&self.linear_depth, Access::FragmentRead),
             Use::Buffer(&p.ribbon_parent, Access::VertexRead),
             Use::Buffer(&p.emitters, Access::VertexRead),
+            Use::Buffer(inp.fog_sources, Access::VertexRead),
         ]
     }
 
     /// The draw's resources in binding order (see [`BINDINGS`]).
-    fn binds<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Bind<'r>; 16] {
+    fn binds<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Bind<'r>; 17] {
         let ro = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
         let (fog_uniform, fog_volume) = self.fog_inputs(inp);
         let [b0, b1, b2, b3, b4, b5] = lighting_binds(inp.frame, inp.world, inp.samplers);
@@ -375,6 +380,7 @@ impl BillboardsPass {
             Bind::Sampled(&inp.textures.image, inp.samplers.linear_repeat, ro),
             Bind::Buffer(&p.ribbon_parent),
             Bind::Buffer(&p.emitters),
+            Bind::Buffer(inp.fog_sources),
         ]
     }
 

@@ -1,0 +1,157 @@
+//! The particle fog read back for tests and `render --export-density DIR`: the density field as
+//! the march samples it ([`fog::density::Field`], from the atlas of the bricks in use), the
+//! carriers (from the live particles of converted systems) and the camera, written as
+//! `<scene>_density.vol` (Mitsuba 3 grid volume), `<scene>_carriers.json` and `<scene>_camera.json`.
+//! Per-particle work on the CPU happens only here, on request.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use fog::bricks::{BRICK_STORED, BRICK_VOXELS};
+use fog::density::{export_grid, write_mitsuba_vol, Field};
+use fog::splat::Carrier;
+use glam::{IVec3, Vec3};
+use serde::Serialize;
+use serde_json::json;
+
+use crate::error::{RenderError, Result};
+use crate::gpu_types::{GpuFogSource, GpuParticle};
+use crate::particle_fog::ParticleFog;
+use crate::particles_gpu::GpuParticles;
+use crate::vk::context::Gpu;
+
+/// Reads the bricks in use of the last frame back as a [`Field`] (interior voxels of the atlas).
+pub fn read_field(gpu: &mut Gpu, fog: &ParticleFog) -> Result<Field> {
+    let p = &fog.pool;
+    let counters: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu.read_buffer(&p.counters)?);
+    let lists: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu.read_buffer(&p.requests)?);
+    let keys: Vec<[i32; 4]> = bytemuck::pod_collect_to_vec(&gpu.read_buffer(p.slot_keys())?);
+    let atlas: Vec<f32> = bytemuck::pod_collect_to_vec(&gpu.read_image(&p.atlas_density)?);
+    let used = counters[super::stats::words::USED] as usize;
+    let start = p.max_requests as usize;
+    let slots =
+        lists.get(start..start + used).ok_or_else(|| RenderError::Unsupported("brick list".into()))?;
+    let mut bricks = HashMap::new();
+    for &slot in slots {
+        let key = keys[slot as usize];
+        let values = interior(&atlas, p.atlas_bricks, slot);
+        bricks.insert((key[3] as usize, IVec3::new(key[0], key[1], key[2])), values);
+    }
+    Ok(Field { voxel_size_m: fog.key.voxel_size_m, bricks })
+}
+
+/// The 8³ interior of slot `slot` in an atlas of `dims` bricks, x fastest.
+fn interior(atlas: &[f32], dims: [u32; 3], slot: u32) -> Vec<f32> {
+    let s = BRICK_STORED as usize;
+    let (w, h) = (dims[0] as usize * s, dims[1] as usize * s);
+    let (row, layer) = (dims[0], dims[0] * dims[1]);
+    let b = [(slot % row) as usize, ((slot / row) % dims[1]) as usize, (slot / layer) as usize];
+    let n = BRICK_VOXELS as usize;
+    let mut out = Vec::with_capacity(n * n * n);
+    for z in 0..n {
+        for y in 0..n {
+            for x in 0..n {
+                let t = [b[0] * s + x + 1, b[1] * s + y + 1, b[2] * s + z + 1];
+                out.push(atlas[(t[2] * h + t[1]) * w + t[0]]);
+            }
+        }
+    }
+    out
+}
+
+/// The carriers of the last frame: every live particle of a system with a weight above zero,
+/// with the inputs `fog.brick_splat` read (`sources`, one per source id).
+pub fn read_carriers(
+    gpu: &mut Gpu,
+    particles: &GpuParticles,
+    sources: &[GpuFogSource],
+) -> Result<Vec<Carrier>> {
+    let indices = particles.read_live_indices(gpu)?;
+    let live: Vec<GpuParticle> = particles.read_live(gpu)?;
+    Ok(indices
+        .iter()
+        .zip(&live)
+        .filter_map(|(&slot, p)| {
+            let s = sources.get(p.ids[0] as usize)?;
+            (s.weight_mass[0] > 0.0).then(|| Carrier {
+                key: slot,
+                system: p.ids[0],
+                position: Vec3::new(p.pos_age[0], p.pos_age[1], p.pos_age[2]),
+                size_m: [p.scale[0], p.scale[1]],
+                age_s: p.pos_age[3],
+                alpha: p.color[3],
+                tex_mean_alpha: s.weight_mass[1],
+                weight: s.weight_mass[0],
+                density_scale: s.weight_mass[2],
+                tint: std::array::from_fn(|i| p.color[i].clamp(0.0, 1.0) * s.tint[i]),
+                emissive: p.ids[2] & particles::types::PartFlags::EMISSIVE != 0,
+            })
+        })
+        .collect())
+}
+
+/// The camera a frame used, as `<scene>_camera.json` holds it.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct CameraExport {
+    /// Eye, m.
+    pub position: [f32; 3],
+    /// Point looked at, m.
+    pub target: [f32; 3],
+    /// Up axis.
+    pub up: [f32; 3],
+    /// Vertical field of view, degrees.
+    pub fov_y_deg: f32,
+    /// Image width, pixels.
+    pub width: u32,
+    /// Image height, pixels.
+    pub height: u32,
+    /// Near plane, m.
+    pub near: f32,
+    /// Far plane, m.
+    pub far: f32,
+}
+
+/// Writes `<scene>_density.vol`, `<scene>_carriers.json` and `<scene>_camera.json` into `dir`.
+/// The grid samples `field` with `sample` (the march's own density function); without bricks the
+/// volume file is not written.
+pub fn write_files(
+    dir: &Path,
+    scene: &str,
+    field: &Field,
+    sample: impl Fn(Vec3) -> f32 + Sync,
+    carriers: &[Carrier],
+    density_scale: f32,
+    camera: &CameraExport,
+) -> Result<()> {
+    let io = |what: &str, e: std::io::Error| RenderError::BadInput(format!("writing {what}: {e}"));
+    std::fs::create_dir_all(dir).map_err(|e| io(&dir.display().to_string(), e))?;
+    if let Some(grid) = export_grid(field, sample) {
+        let path = dir.join(format!("{scene}_density.vol"));
+        let mut bytes = Vec::with_capacity(grid.values.len() * 4 + 48);
+        write_mitsuba_vol(&grid, &mut bytes).map_err(|e| io("the density grid", e))?;
+        std::fs::write(&path, bytes).map_err(|e| io(&path.display().to_string(), e))?;
+    }
+    let list: Vec<_> = carriers
+        .iter()
+        .map(|c| {
+            json!({
+                "system": c.system,
+                "position": c.position.to_array(),
+                "size": c.size_m,
+                "alpha": c.alpha,
+                "tex_mean_alpha": c.tex_mean_alpha,
+                "weight": c.weight,
+                "mass": c.mass_m2(),
+            })
+        })
+        .collect();
+    let doc = json!({ "density_scale": density_scale, "carriers": list });
+    let write_json = |name: String, v: &serde_json::Value| -> Result<()> {
+        let path = dir.join(name);
+        let text = serde_json::to_string_pretty(v).map_err(|e| RenderError::BadInput(e.to_string()))?;
+        std::fs::write(&path, text).map_err(|e| io(&path.display().to_string(), e))
+    };
+    write_json(format!("{scene}_carriers.json"), &doc)?;
+    let cam = serde_json::to_value(camera).map_err(|e| RenderError::BadInput(e.to_string()))?;
+    write_json(format!("{scene}_camera.json"), &cam)
+}

@@ -1,0 +1,303 @@
+//! The brick pool on the GPU: page tables, slot bookkeeping, the fixed-point accumulators and the
+//! sampled atlas, sized to `RenderVKParticleFogBrickBudgetMB` and the device's limits.
+//!
+//! Resources (named `fog.bricks.<what>`; bindings in `shaders/bricks.glsl`):
+//! - `constants` ([`BrickUniform`]), `sources` (one [`crate::gpu_types::GpuFogSource`] per source,
+//!   owned by [`crate::frame::SceneParticles`]);
+//! - `page`: [`fog::bricks::PAGE_ENTRIES`] entries (slot, `PAGE_NONE` or `PAGE_REQUESTED`), cleared
+//!   and refilled every frame (the clip windows follow the camera);
+//! - `slot_key` (world brick and level, level -1 when free), `slot_frame` (last frame used),
+//!   `free_list` (count, then slots), `requests` (the requested pages, then the bricks in use this
+//!   frame), `counters` (see `C_*` in bricks.glsl; words 0..2 are the resolve's indirect dispatch),
+//!   `system_bricks` (bricks first requested by each source this frame), `slot_max` (each brick's
+//!   peak extinction, for the march's empty-space skipping);
+//! - `accum_ext`, `accum_tint_r/g/b`, `accum_emissive`: 512 `u32` per slot each, zero whenever a
+//!   slot is not being splatted (cleared after each frame's resolve);
+//! - `atlas_density` (R32F) and `atlas_tint` (RGBA8): 10³ voxels per slot (the interior and a
+//!   one-voxel apron), slots laid out in a 3D grid of bricks.
+//!
+//! Memory: everything above counts against the budget; the slot count is what remains after the
+//! fixed tables, divided by [`BYTES_PER_SLOT`], and is also capped so that no storage buffer
+//! exceeds `maxStorageBufferRange` and no atlas side exceeds `maxImageDimension3D`.
+
+use ash::vk;
+use fog::bricks::{BRICK_CELLS, BRICK_STORED, PAGE_ENTRIES};
+
+use crate::error::{RenderError, Result};
+use crate::gpu_types::{BrickUniform, GpuFogSource};
+use crate::vk::context::Gpu;
+use crate::vk::pipeline::{Bind, BindingKind};
+use crate::vk::recorder::{Access, Use};
+use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
+
+/// Words of `fog.bricks.counters` (`C_WORDS` in bricks.glsl).
+pub const COUNTER_WORDS: usize = super::stats::words::COUNT;
+/// Accumulator channels (extinction, tint r/g/b, emissive).
+const ACCUM_CHANNELS: u64 = 5;
+const WORD: u64 = 4;
+/// Atlas voxels per slot.
+const STORED_VOXELS: u64 = (BRICK_STORED * BRICK_STORED * BRICK_STORED) as u64;
+/// Bytes one slot costs: accumulators, atlas texels (R32F + RGBA8), key, frame, used-list entry,
+/// request entry and peak.
+pub const BYTES_PER_SLOT: u64 =
+    ACCUM_CHANNELS * BRICK_CELLS as u64 * WORD + STORED_VOXELS * (4 + 4) + 16 + WORD * 5;
+/// Bytes of the tables every pool has whatever its size (page table, counters, constants).
+pub const FIXED_BYTES: u64 = PAGE_ENTRIES as u64 * WORD + COUNTER_WORDS as u64 * WORD * 2 + 256;
+/// The smallest useful pool.
+pub const MIN_SLOTS: u32 = 8;
+
+/// Bytes a pool of `slots` slots and `max_sources` sources allocates: the fixed tables, the
+/// per-slot buffers and the atlas (whose grid of bricks may round `slots` up).
+pub fn pool_bytes(slots: u32, max_sources: u32) -> u64 {
+    let [x, y, z] = atlas_bricks(slots);
+    let atlas_slots = u64::from(x) * u64::from(y) * u64::from(z);
+    let per_slot_buffers = BYTES_PER_SLOT - STORED_VOXELS * 8;
+    FIXED_BYTES
+        + u64::from(max_sources.max(1)) * WORD
+        + u64::from(slots) * per_slot_buffers
+        + atlas_slots * STORED_VOXELS * 8
+}
+
+/// How many slots a budget buys on a device: the most whose [`pool_bytes`] fit the budget,
+/// capped by `maxStorageBufferRange` (accumulator channels are separate buffers of 2 KiB per
+/// slot) and by the atlas's largest side.
+pub fn slot_capacity(budget_bytes: u64, max_sources: u32, limits: &vk::PhysicalDeviceLimits) -> u32 {
+    let by_range = u64::from(limits.max_storage_buffer_range) / (BRICK_CELLS as u64 * WORD);
+    let side = u64::from(limits.max_image_dimension3_d) / BRICK_STORED as u64;
+    let by_atlas = side * side * side;
+    let mut slots =
+        (budget_bytes / BYTES_PER_SLOT).min(by_range).min(by_atlas).min(u64::from(u32::MAX / 2)) as u32;
+    while slots > 0 && pool_bytes(slots, max_sources) > budget_bytes {
+        let over = pool_bytes(slots, max_sources) - budget_bytes;
+        slots -= (over / BYTES_PER_SLOT).clamp(1, u64::from(slots)) as u32;
+    }
+    slots
+}
+
+/// The atlas's size in bricks for `slots`: a near-cube `row x row x layers`.
+pub fn atlas_bricks(slots: u32) -> [u32; 3] {
+    let row = (f64::from(slots).cbrt().ceil() as u32).max(1);
+    let layers = slots.div_ceil(row * row).max(1);
+    [row, row, layers]
+}
+
+/// The pool's GPU resources.
+pub struct BrickPool {
+    /// Slots (bricks the pool can hold at once).
+    pub capacity: u32,
+    /// Entries of the request list (the used list follows them in `requests`).
+    pub max_requests: u32,
+    /// Atlas size in bricks.
+    pub atlas_bricks: [u32; 3],
+    /// Bytes allocated for all of the pool's resources.
+    pub bytes_allocated: u64,
+    /// `fog.bricks.constants`.
+    pub constants: Buffer,
+    /// `fog.bricks.page`.
+    pub page: Buffer,
+    slot_key: Buffer,
+    slot_frame: Buffer,
+    free_list: Buffer,
+    /// `fog.bricks.requests`: requested pages, then the slots in use this frame.
+    pub requests: Buffer,
+    /// `fog.bricks.counters` (also the resolve's indirect dispatch).
+    pub counters: Buffer,
+    /// `fog.bricks.system_bricks`.
+    pub system_bricks: Buffer,
+    accum: [Buffer; 5],
+    /// `fog.bricks.slot_max`: each brick's peak extinction (f32 bits).
+    pub slot_max: Buffer,
+    /// `fog.bricks.atlas_density` (R32F, 1/m).
+    pub atlas_density: Image,
+    /// `fog.bricks.atlas_tint` (RGBA8: tint rgb, emissive fraction a).
+    pub atlas_tint: Image,
+    /// `fog.bricks.slot_key` is ready (free list filled, keys cleared).
+    initialised: bool,
+}
+
+/// Storage buffer usable as a copy source and destination.
+fn storage(gpu: &Gpu, what: &str, bytes: u64, extra: vk::BufferUsageFlags) -> Result<Buffer> {
+    use vk::BufferUsageFlags as U;
+    gpu.create_buffer(&BufferDesc {
+        name: &crate::names::resource("fog.bricks", what),
+        size: bytes,
+        usage: U::STORAGE_BUFFER | U::TRANSFER_DST | U::TRANSFER_SRC | extra,
+        location: MemoryLocation::GpuOnly,
+    })
+}
+
+impl BrickPool {
+    /// Creates a pool within `budget_bytes` for `max_sources` sources, or an error naming what
+    /// does not fit.
+    pub fn new(gpu: &Gpu, budget_bytes: u64, max_sources: u32) -> Result<BrickPool> {
+        let limits = gpu.limits();
+        let capacity = slot_capacity(budget_bytes, max_sources, &limits);
+        if capacity < MIN_SLOTS {
+            return Err(RenderError::Unsupported(format!(
+                "particle fog: a brick budget of {budget_bytes} bytes holds {capacity} bricks on this device \
+                 (each costs {BYTES_PER_SLOT} bytes, at least {MIN_SLOTS} needed)"
+            )));
+        }
+        let sampled =
+            vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR | vk::FormatFeatureFlags::STORAGE_IMAGE;
+        if !gpu.format_supports(vk::Format::R32_SFLOAT, sampled) {
+            return Err(RenderError::Unsupported(
+                "particle fog needs linearly filtered R32_SFLOAT storage images".into(),
+            ));
+        }
+        let cap = u64::from(capacity);
+        let max_requests = capacity;
+        let atlas = atlas_bricks(capacity);
+        let cells = cap * BRICK_CELLS as u64 * WORD;
+        let u = vk::BufferUsageFlags::empty();
+        let image = |what: &str, format| {
+            let s = BRICK_STORED as u32;
+            gpu.create_image(&ImageDesc {
+                name: &crate::names::resource("fog.bricks", what),
+                kind: vk::ImageType::TYPE_3D,
+                format,
+                extent: vk::Extent3D { width: atlas[0] * s, height: atlas[1] * s, depth: atlas[2] * s },
+                layers: 1,
+                array: false,
+                usage: vk::ImageUsageFlags::STORAGE
+                    | vk::ImageUsageFlags::SAMPLED
+                    | vk::ImageUsageFlags::TRANSFER_SRC,
+            })
+        };
+        Ok(BrickPool {
+            capacity,
+            max_requests,
+            atlas_bricks: atlas,
+            bytes_allocated: pool_bytes(capacity, max_sources),
+            constants: gpu.create_buffer(&BufferDesc {
+                name: "fog.bricks.constants",
+                size: std::mem::size_of::<BrickUniform>() as u64,
+                usage: vk::BufferUsageFlags::UNIFORM_BUFFER,
+                location: MemoryLocation::CpuToGpu,
+            })?,
+            page: storage(gpu, "page", PAGE_ENTRIES as u64 * WORD, u)?,
+            slot_key: storage(gpu, "slot_key", cap * 16, u)?,
+            slot_frame: storage(gpu, "slot_frame", cap * WORD, u)?,
+            free_list: storage(gpu, "free_list", (cap + 1) * WORD, u)?,
+            requests: storage(gpu, "requests", (u64::from(max_requests) + cap) * WORD, u)?,
+            counters: storage(
+                gpu,
+                "counters",
+                COUNTER_WORDS as u64 * WORD,
+                vk::BufferUsageFlags::INDIRECT_BUFFER,
+            )?,
+            system_bricks: storage(gpu, "system_bricks", u64::from(max_sources.max(1)) * WORD, u)?,
+            accum: [
+                storage(gpu, "accum_ext", cells, u)?,
+                storage(gpu, "accum_tint_r", cells, u)?,
+                storage(gpu, "accum_tint_g", cells, u)?,
+                storage(gpu, "accum_tint_b", cells, u)?,
+                storage(gpu, "accum_emissive", cells, u)?,
+            ],
+            slot_max: storage(gpu, "slot_max", cap * WORD, u)?,
+            atlas_density: image("atlas_density", vk::Format::R32_SFLOAT)?,
+            atlas_tint: image("atlas_tint", vk::Format::R8G8B8A8_UNORM)?,
+            initialised: false,
+        })
+    }
+
+    /// Fills the free list with every slot, frees every key and zeroes the accumulators (once,
+    /// before the first frame; outside a submission).
+    pub fn initialise(&mut self, gpu: &mut Gpu) -> Result<()> {
+        if self.initialised {
+            return Ok(());
+        }
+        let mut free = Vec::with_capacity(self.capacity as usize + 1);
+        free.push(self.capacity);
+        free.extend((0..self.capacity).rev());
+        gpu.upload(&self.free_list, bytemuck::cast_slice(&free))?;
+        let keys: Vec<[i32; 4]> = vec![[0, 0, 0, -1]; self.capacity as usize];
+        gpu.upload(&self.slot_key, bytemuck::cast_slice(&keys))?;
+        gpu.submit_untimed(|rec| {
+            for b in self.accum.iter().chain([&self.slot_frame, &self.slot_max]) {
+                rec.fill_buffer(b, 0);
+            }
+            Ok(())
+        })?;
+        self.initialised = true;
+        Ok(())
+    }
+
+    /// The brick passes' resources in binding order (bricks.glsl), with `particles` = (pool,
+    /// alive list of this frame, particle counters) and the per-source `sources`.
+    pub fn binds<'r>(&'r self, particles: [&'r Buffer; 3], sources: &'r Buffer) -> [Bind<'r>; BINDINGS] {
+        let [pool, alive, particle_counters] = particles;
+        [
+            Bind::Buffer(&self.constants),
+            Bind::Buffer(pool),
+            Bind::Buffer(alive),
+            Bind::Buffer(particle_counters),
+            Bind::Buffer(sources),
+            Bind::Buffer(&self.page),
+            Bind::Buffer(&self.slot_key),
+            Bind::Buffer(&self.slot_frame),
+            Bind::Buffer(&self.free_list),
+            Bind::Buffer(&self.requests),
+            Bind::Buffer(&self.counters),
+            Bind::Buffer(&self.system_bricks),
+            Bind::Buffer(&self.accum[0]),
+            Bind::Buffer(&self.accum[1]),
+            Bind::Buffer(&self.accum[2]),
+            Bind::Buffer(&self.accum[3]),
+            Bind::Buffer(&self.accum[4]),
+            Bind::StorageImage(&self.atlas_density),
+            Bind::StorageImage(&self.atlas_tint),
+            Bind::Buffer(&self.slot_max),
+        ]
+    }
+
+    /// The brick passes' uses: the particle inputs and constants read, everything else written.
+    pub fn uses<'r>(&'r self, particles: [&'r Buffer; 3], sources: &'r Buffer) -> Vec<Use<'r>> {
+        let read = [particles[0], particles[1], particles[2], sources];
+        let mut uses: Vec<Use<'r>> = read.iter().map(|&b| Use::Buffer(b, Access::ComputeRead)).collect();
+        let written = [
+            &self.page,
+            &self.slot_key,
+            &self.slot_frame,
+            &self.free_list,
+            &self.requests,
+            &self.counters,
+            &self.system_bricks,
+            &self.slot_max,
+        ];
+        uses.extend(written.into_iter().chain(&self.accum).map(|b| Use::Buffer(b, Access::ComputeWrite)));
+        uses.push(Use::Image(&self.atlas_density, Access::ComputeWrite));
+        uses.push(Use::Image(&self.atlas_tint, Access::ComputeWrite));
+        uses
+    }
+
+    /// The accumulators (extinction, tint r, g, b, emissive), for read-back in tests.
+    pub fn accumulators(&self) -> &[Buffer; 5] {
+        &self.accum
+    }
+
+    /// `fog.bricks.slot_key`, for read-back.
+    pub fn slot_keys(&self) -> &Buffer {
+        &self.slot_key
+    }
+}
+
+/// Bindings of the brick passes.
+pub const BINDINGS: usize = 20;
+
+/// The binding kinds of the brick passes, in order (bricks.glsl).
+pub const BINDING_KINDS: [BindingKind; BINDINGS] = {
+    let mut k = [BindingKind::StorageBuffer; BINDINGS];
+    k[0] = BindingKind::UniformBuffer;
+    k[17] = BindingKind::StorageImage;
+    k[18] = BindingKind::StorageImage;
+    k
+};
+
+/// The GPU form of a source's fog inputs.
+pub fn fog_source(weight: f32, tex_mean_alpha: f32, density_scale: f32, tint: [f32; 3]) -> GpuFogSource {
+    GpuFogSource {
+        weight_mass: [weight, tex_mean_alpha, density_scale, 0.0],
+        tint: [tint[0], tint[1], tint[2], 0.0],
+    }
+}

@@ -1,0 +1,247 @@
+//! Which particle systems of a scene become fog this frame, and by how much: the classifier (crate
+//! `fog`, with its hysteresis and cross-fade) driven by the live settings, times a distance fade
+//! at `RenderVKParticleFogRange`, times a demotion fade when the brick budget would overflow.
+//!
+//! Per frame the CPU works per system only: the classifier re-evaluates a system when its inputs
+//! or the settings change (never otherwise), the fades move at the classifier's cross-fade rate,
+//! and one [`GpuFogSource`] per system goes to the GPU. With `RenderVKParticleFog` off every
+//! weight is 0 (the classifier keeps running so a system switched back on fades in, never pops).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+
+use assetstats::TextureStats;
+use fog::classify::hysteresis::CROSSFADE_PER_S;
+use fog::report::{texture_context, ReportInput, UnknownTexturePolicy};
+use fog::{Classifier, SystemContext};
+use glam::Vec3;
+use settings::Settings;
+
+use crate::gpu_types::GpuFogSource;
+use crate::particle_fog::pool::fog_source;
+use crate::scene::{ParticleSource, Scene};
+
+/// Width of the distance fade at the far end of `RenderVKParticleFogRange`, as a fraction of it.
+pub const RANGE_FADE_FRACTION: f32 = 0.125;
+/// Bricks in use above this fraction of the budget count as pressure (systems are demoted).
+pub const PRESSURE_FRACTION: f32 = 0.85;
+/// Below this fraction of the budget, a demoted system may come back...
+pub const CALM_FRACTION: f32 = 0.5;
+/// ...after this many calm frames in a row.
+pub const CALM_FRAMES: u32 = 30;
+
+/// One system's fixed inputs.
+#[derive(Clone, Debug)]
+struct SystemInputs {
+    input: ReportInput,
+    context: SystemContext,
+    tex_mean_alpha: f32,
+    tint: [f32; 3],
+}
+
+/// Last frame's brick use, as the demotion reads it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BrickPressure {
+    /// Bricks in use.
+    pub used: u32,
+    /// Bricks the budget holds.
+    pub capacity: u32,
+    /// Requests that found no free brick.
+    pub failures: u32,
+}
+
+/// The fog state of every system of a scene, in `scene.particles` order.
+pub struct FogSystems {
+    systems: Vec<SystemInputs>,
+    classifier: Classifier<usize>,
+    demoted: Vec<bool>,
+    demotion: Vec<f32>,
+    weights: Vec<f32>,
+    settings: Option<Settings>,
+    settings_version: u64,
+    calm_frames: u32,
+}
+
+impl FogSystems {
+    /// The systems of `scene`, with its textures' statistics (a texture that cannot be read
+    /// leaves its systems billboards, as `classify --scene` reports).
+    pub fn for_scene(scene: &Scene) -> FogSystems {
+        let stats = scene_texture_stats(&scene.textures);
+        let systems: Vec<SystemInputs> = scene.particles.iter().map(|p| system_inputs(p, &stats)).collect();
+        let mut classifier = Classifier::new();
+        for (i, s) in systems.iter().enumerate() {
+            classifier.upsert(i, &s.input.system, s.context);
+        }
+        let n = systems.len();
+        FogSystems {
+            systems,
+            classifier,
+            demoted: vec![false; n],
+            demotion: vec![1.0; n],
+            weights: vec![0.0; n],
+            settings: None,
+            settings_version: 0,
+            calm_frames: 0,
+        }
+    }
+
+    /// Advances one frame of `dt_s`: classification (when something changed), cross-fades,
+    /// distance fade from `camera` to each system's `positions`, demotion under `pressure`.
+    pub fn update(
+        &mut self,
+        settings: &Settings,
+        camera: Vec3,
+        positions: &[Vec3],
+        dt_s: f32,
+        pressure: BrickPressure,
+    ) {
+        if self.settings.as_ref() != Some(settings) {
+            self.settings = Some(settings.clone());
+            self.settings_version += 1;
+        }
+        self.classifier.update(settings, self.settings_version, dt_s);
+        self.demote(pressure, camera, positions);
+        for (i, d) in self.demotion.iter_mut().enumerate() {
+            let target = if self.demoted[i] { 0.0 } else { 1.0 };
+            *d = step_toward(*d, target, CROSSFADE_PER_S * dt_s);
+        }
+        let range = settings.particle_fog_range_m;
+        for (i, w) in self.weights.iter_mut().enumerate() {
+            let d = positions.get(i).map_or(f32::INFINITY, |p| p.distance(camera));
+            let fade = range_fade(d, range);
+            *w = if settings.particle_fog {
+                self.classifier.weight(&i) * fade * self.demotion[i]
+            } else {
+                0.0
+            };
+        }
+    }
+
+    /// Demotes the farthest converted system when the bricks overflowed (or nearly did, once no
+    /// demotion is still fading), and brings the nearest demoted one back after a calm spell.
+    fn demote(&mut self, p: BrickPressure, camera: Vec3, positions: &[Vec3]) {
+        let used = p.used as f32 / p.capacity.max(1) as f32;
+        let settled = self.demotion.iter().zip(&self.demoted).all(|(&d, &x)| d == if x { 0.0 } else { 1.0 });
+        let dist = |i: usize| positions.get(i).map_or(f32::INFINITY, |q| q.distance(camera));
+        if p.failures > 0 || (used > PRESSURE_FRACTION && settled) {
+            self.calm_frames = 0;
+            let candidate = (0..self.weights.len())
+                .filter(|&i| self.weights[i] > 0.0 && !self.demoted[i])
+                .max_by(|&a, &b| dist(a).total_cmp(&dist(b)));
+            if let Some(i) = candidate {
+                self.demoted[i] = true;
+            }
+        } else if used < CALM_FRACTION {
+            self.calm_frames += 1;
+            if self.calm_frames >= CALM_FRAMES {
+                self.calm_frames = 0;
+                let back = (0..self.demoted.len())
+                    .filter(|&i| self.demoted[i])
+                    .min_by(|&a, &b| dist(a).total_cmp(&dist(b)));
+                if let Some(i) = back {
+                    self.demoted[i] = false;
+                }
+            }
+        }
+    }
+
+    /// Each system's blend weight this frame (0 billboard .. 1 fog).
+    pub fn weights(&self) -> &[f32] {
+        &self.weights
+    }
+
+    /// Systems with a weight above zero.
+    pub fn converted(&self) -> u32 {
+        self.weights.iter().filter(|&&w| w > 0.0).count() as u32
+    }
+
+    /// Systems demoted by the brick budget.
+    pub fn demoted(&self) -> u32 {
+        self.demoted.iter().filter(|&&d| d).count() as u32
+    }
+
+    /// The GPU inputs of every system (`fog.bricks.sources`).
+    pub fn gpu_sources(&self, settings: &Settings) -> Vec<GpuFogSource> {
+        let scale = settings.particle_fog_density_per_m * settings.particle_fog_strength;
+        self.systems
+            .iter()
+            .zip(&self.weights)
+            .map(|(s, &w)| fog_source(w, s.tex_mean_alpha, scale, s.tint))
+            .collect()
+    }
+
+    /// A system's texture mean alpha and tint (texture mean colour, linear).
+    pub fn texture_terms(&self, i: usize) -> Option<(f32, [f32; 3])> {
+        self.systems.get(i).map(|s| (s.tex_mean_alpha, s.tint))
+    }
+}
+
+/// 1 inside `range - fade band`, 0 beyond `range`, smooth between.
+pub fn range_fade(distance_m: f32, range_m: f32) -> f32 {
+    let band = (range_m * RANGE_FADE_FRACTION).max(1e-3);
+    1.0 - fog::classify::factors::smoothstep(range_m - band, range_m, distance_m)
+}
+
+fn step_toward(x: f32, target: f32, max_step: f32) -> f32 {
+    if x < target {
+        (x + max_step).min(target)
+    } else {
+        (x - max_step).max(target)
+    }
+}
+
+/// The classification input of a scene's particle source (as `classify --scene` builds it).
+pub fn report_input(p: &ParticleSource) -> ReportInput {
+    let texture = p.texture.clone().unwrap_or_else(|| {
+        if p.system.part_image_id.is_nil() {
+            String::new()
+        } else {
+            p.system.part_image_id.to_string()
+        }
+    });
+    ReportInput { source: p.name.clone(), system: p.system, texture, attachment: p.attachment, hud: p.hud }
+}
+
+/// Statistics of every named texture, in parallel; one that cannot be read is logged and left
+/// out (its systems stay billboards).
+pub fn scene_texture_stats(textures: &BTreeMap<String, PathBuf>) -> HashMap<String, TextureStats> {
+    let cache = assetstats::StatsCache::in_memory();
+    let jobs: Vec<(assetstats::TextureKey, PathBuf)> =
+        textures.values().map(|p| (assetstats::TextureKey::path(p), p.clone())).collect();
+    let results = cache.compute_batch(&jobs);
+    textures
+        .keys()
+        .zip(results)
+        .filter_map(|(name, r)| match r {
+            Ok(stats) => Some((name.clone(), stats)),
+            Err(e) => {
+                tracing::warn!("texture {name}: {e}");
+                None
+            }
+        })
+        .collect()
+}
+
+fn system_inputs(p: &ParticleSource, stats: &HashMap<String, TextureStats>) -> SystemInputs {
+    let input = report_input(p);
+    let own = stats.get(&input.texture).cloned();
+    let texture = texture_context(
+        &input,
+        |name| stats.get(name).map(fog::TextureVerdict::from),
+        UnknownTexturePolicy::Unknown,
+    );
+    let measured = own.or_else(|| (p.texture.is_none()).then(assetstats::default_texture_stats));
+    let (tex_mean_alpha, tint) =
+        measured.map_or((1.0, [1.0; 3]), |s| (s.mean_alpha, s.mean_color.map(srgb_to_linear)));
+    let context = SystemContext { attachment: p.attachment, hud: p.hud, texture, live_count: None };
+    SystemInputs { input, context, tex_mean_alpha, tint }
+}
+
+/// The sRGB transfer function inverted (texture colours are sRGB-encoded bytes).
+fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.040_45 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}

@@ -1,0 +1,54 @@
+#version 460
+// fog.brick_resolve: one workgroup per brick in use this frame. Converts the fixed-point
+// accumulators of its 10^3 atlas voxels (the 8^3 interior and a one-voxel apron read from the
+// neighbouring bricks through the page table, zero where none is allocated) into extinction
+// (1/m, atlas_density) and tint and emissive fraction (atlas_tint: rgb the extinction-weighted
+// mean tint, white where empty; a the emissive share), and the brick's peak extinction
+// (slot_max, for the march's empty-space skipping).
+#include "bricks.glsl"
+layout(local_size_x = 128) in;
+
+shared uint peak_bits;
+
+void main() {
+    uint slot = requests[bricks.params.z + gl_WorkGroupID.x];
+    ivec4 key = slot_key[slot];
+    if (gl_LocalInvocationIndex == 0u) {
+        peak_bits = 0u;
+    }
+    barrier();
+    const uint STORED = uint(BRICK_STORED * BRICK_STORED * BRICK_STORED);
+    for (uint v = gl_LocalInvocationIndex; v < STORED; v += gl_WorkGroupSize.x) {
+        ivec3 local = ivec3(int(v) % BRICK_STORED, (int(v) / BRICK_STORED) % BRICK_STORED,
+                            int(v) / (BRICK_STORED * BRICK_STORED));
+        ivec3 cell = key.xyz * BRICK_VOXELS + local - ivec3(1);
+        int at = page_index(key.w, brick_of(cell));
+        uint owner = at < 0 ? PAGE_NONE : page[at];
+        float ext = 0.0;
+        vec4 tint = vec4(1.0, 1.0, 1.0, 0.0);
+        if (owner < PAGE_REQUESTED) {
+            uint i = owner * uint(BRICK_CELLS) + uint(cell_in_brick(cell));
+            uint units = accum_ext[i];
+            ext = float(units) / EXTINCTION_UNITS_PER_INV_M;
+            float weight = float(units) * TINT_SCALE;
+            if (weight >= 1.0) {
+                tint = clamp(vec4(float(accum_tint_r[i]), float(accum_tint_g[i]), float(accum_tint_b[i]),
+                                  float(accum_emissive[i])) / weight, 0.0, 1.0);
+            }
+        }
+        imageStore(atlas_density, atlas_texel(slot, local), vec4(ext));
+        imageStore(atlas_tint, atlas_texel(slot, local), tint);
+        atomicMax(peak_bits, floatBitsToUint(ext));
+    }
+    barrier();
+    if (gl_LocalInvocationIndex == 0u) {
+        slot_max[slot] = peak_bits;
+        // The box of the bricks in use, for the march (level-0 voxels, biased to unsigned order).
+        ivec3 lo = (key.xyz * BRICK_VOXELS) << key.w;
+        ivec3 hi = ((key.xyz + 1) * BRICK_VOXELS) << key.w;
+        for (uint a = 0u; a < 3u; ++a) {
+            atomicMin(counters[C_BOUNDS + a], uint(lo[a]) ^ 0x80000000u);
+            atomicMax(counters[C_BOUNDS + 3u + a], uint(hi[a]) ^ 0x80000000u);
+        }
+    }
+}

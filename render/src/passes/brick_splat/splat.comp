@@ -1,0 +1,137 @@
+#version 460
+// fog.brick_splat: one thread per live particle of a converted system. Each carrier adds its
+// kernel to the cells it touches on its level (fog::kernel docs): the Gaussian integrated over
+// each cell with erf and renormalised over the touched cells, the carrier's total rounded
+// stochastically to integer extinction units, each cell the floor of its share and the rest to
+// the peak cell, so the cells sum to the total exactly; tint and emission are added weighted by
+// the same units. Poisoned carriers (NaN, infinite, negative, larger than 1 km) and kernels too
+// large for the top level are skipped and counted; cells whose brick could not be allocated are
+// counted as clipped. fog::splat is the CPU twin.
+#include "bricks.glsl"
+layout(local_size_x = 64) in;
+
+uint alive_count() {
+    return bricks.params.x == 0u ? particle_counters.alive0 : particle_counters.alive1;
+}
+
+void axis_weights(float mu, float sigma, float vox, ivec2 range, out float w[MAX_AXIS_CELLS]) {
+    float sum = 0.0;
+    float below = phi((float(range.x) * vox - mu) / sigma);
+    for (int i = 0; i < MAX_AXIS_CELLS; ++i) {
+        w[i] = 0.0;
+        if (range.x + i <= range.y) {
+            float above = phi((float(range.x + i + 1) * vox - mu) / sigma);
+            w[i] = max(above - below, 0.0);
+            sum += w[i];
+            below = above;
+        }
+    }
+    if (sum > 0.0) {
+        for (int i = 0; i < MAX_AXIS_CELLS; ++i) {
+            w[i] /= sum;
+        }
+    } else {
+        w[(range.y - range.x) / 2] = 1.0;
+    }
+}
+
+int argmax(float w[MAX_AXIS_CELLS]) {
+    int best = 0;
+    for (int i = 1; i < MAX_AXIS_CELLS; ++i) {
+        if (w[i] > w[best]) {
+            best = i;
+        }
+    }
+    return best;
+}
+
+// The slot holding cell `cell` of `level`, or PAGE_NONE.
+uint slot_of(int level, ivec3 cell) {
+    int at = page_index(level, brick_of(cell));
+    if (at < 0) {
+        return PAGE_NONE;
+    }
+    uint e = page[at];
+    return e >= PAGE_REQUESTED ? PAGE_NONE : e;
+}
+
+void add_cell(int level, ivec3 cell, uint share, Carrier c) {
+    uint s = slot_of(level, cell);
+    if (s == PAGE_NONE) {
+        add_u64(C_CLIPPED_LO + 2u * uint(level), share);
+        return;
+    }
+    uint i = s * uint(BRICK_CELLS) + uint(cell_in_brick(cell));
+    atomicAdd(accum_ext[i], share);
+    float scaled = float(share) * TINT_SCALE;
+    atomicAdd(accum_tint_r[i], uint(scaled * c.tint.r));
+    atomicAdd(accum_tint_g[i], uint(scaled * c.tint.g));
+    atomicAdd(accum_tint_b[i], uint(scaled * c.tint.b));
+    if (c.emissive) {
+        atomicAdd(accum_emissive[i], uint(scaled));
+    }
+}
+
+void main() {
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= alive_count()) {
+        return;
+    }
+    uint slot = alive[i];
+    Carrier c = carrier_of(slot);
+    if (c.weight <= 0.0) {
+        return;
+    }
+    if (carrier_poisoned(c)) {
+        atomicAdd(counters[C_POISONED], 1u);
+        return;
+    }
+    float mass = carrier_mass(c);
+    if (!(mass > 0.0)) {
+        return;
+    }
+    float sigma = kernel_sigma(c);
+    int level = kernel_level(sigma, distance(c.position, bricks.camera_voxel.xyz));
+    if (level < 0) {
+        atomicAdd(counters[C_TOO_LARGE], 1u);
+        return;
+    }
+    float vox = level_voxel_m(level);
+    float exact = mass / (vox * vox * vox) * EXTINCTION_UNITS_PER_INV_M;
+    if (exact > MAX_CARRIER_UNITS) {
+        atomicAdd(counters[C_POISONED], 1u);
+        return;
+    }
+    float u = rounding_uniform(slot, bricks.counts.y);
+    uint units = uint(floor(exact + u));
+    float wx[MAX_AXIS_CELLS], wy[MAX_AXIS_CELLS], wz[MAX_AXIS_CELLS];
+    ivec2 rx = support_cells(c.position.x, sigma, vox);
+    ivec2 ry = support_cells(c.position.y, sigma, vox);
+    ivec2 rz = support_cells(c.position.z, sigma, vox);
+    axis_weights(c.position.x, sigma, vox, rx, wx);
+    axis_weights(c.position.y, sigma, vox, ry, wy);
+    axis_weights(c.position.z, sigma, vox, rz, wz);
+    ivec3 lo = ivec3(rx.x, ry.x, rz.x);
+    uint written = 0u;
+    for (int z = 0; z <= rz.y - rz.x; ++z) {
+        for (int y = 0; y <= ry.y - ry.x; ++y) {
+            for (int x = 0; x <= rx.y - rx.x; ++x) {
+                float w = wz[z] * wy[y] * wx[x];
+                uint share = uint(float(units) * w);
+                written += share;
+                add_cell(level, lo + ivec3(x, y, z), share, c);
+            }
+        }
+    }
+    ivec3 peak = lo + ivec3(argmax(wx), argmax(wy), argmax(wz));
+    uint rest = units - written;
+    uint s = slot_of(level, peak);
+    if (s != PAGE_NONE) {
+        atomicAdd(accum_ext[s * uint(BRICK_CELLS) + uint(cell_in_brick(peak))], rest);
+    } else {
+        add_u64(C_CLIPPED_LO + 2u * uint(level), rest);
+    }
+    atomicAdd(counters[C_CARRIERS], 1u);
+    add_u64(C_UNITS_LO + 2u * uint(level), units);
+    add_mass(C_EXPECTED_LO, mass);
+}
