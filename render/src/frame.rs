@@ -414,7 +414,7 @@ pub struct SceneParticles {
     pub sort: ParticleSortPass,
     /// Which systems become fog, and by how much.
     pub systems: FogSystems,
-    /// `fog.bricks.sources`: one [`GpuFogSource`] per source id (weights 0 while the particle fog
+    /// `particles.fog_sources`: one [`GpuFogSource`] per source id (weights 0 while the particle fog
     /// is off), read by the billboards (cross-fade) and the brick passes.
     pub fog_sources: Buffer,
 }
@@ -453,7 +453,7 @@ impl SceneParticles {
         let glowing = glow::scene_has_glow(scene);
         let systems = FogSystems::for_scene(scene);
         let mut fog_sources = gpu.create_buffer(&BufferDesc {
-            name: "fog.bricks.sources",
+            name: "particles.fog_sources",
             size: (desc.max_sources as usize * std::mem::size_of::<GpuFogSource>()) as u64,
             usage: vk::BufferUsageFlags::STORAGE_BUFFER,
             location: MemoryLocation::CpuToGpu,
@@ -462,7 +462,7 @@ impl SceneParticles {
         Ok(SceneParticles { pool, textures, ids, pairs, hud_pairs, glowing, sort, systems, fog_sources })
     }
 
-    /// Advances the systems' fog weights by `dt_s` and writes `fog.bricks.sources` (per source
+    /// Advances the systems' fog weights by `dt_s` and writes `particles.fog_sources` (per source
     /// id; sources are added in scene order).
     pub fn update_fog(
         &mut self,

@@ -481,7 +481,7 @@ gpu_struct! {
 
 gpu_struct! {
     size = 32;
-    /// Per-source particle-fog inputs (`fog.bricks.sources`, indexed by source id).
+    /// Per-source particle-fog inputs (`particles.fog_sources`, indexed by source id).
     pub struct GpuFogSource {
         /// x blend weight w (0 billboard .. 1 fog), y texture mean alpha, z Density x Strength,
         /// w unused.

@@ -160,7 +160,7 @@ impl FogSystems {
         self.demoted.iter().filter(|&&d| d).count() as u32
     }
 
-    /// The GPU inputs of every system (`fog.bricks.sources`).
+    /// The GPU inputs of every system (`particles.fog_sources`).
     pub fn gpu_sources(&self, settings: &Settings) -> Vec<GpuFogSource> {
         let scale = settings.particle_fog_density_per_m * settings.particle_fog_strength;
         self.systems

@@ -212,7 +212,7 @@ struct BrickUniform {
     uvec4 reserved;
 };
 
-// Per-source particle-fog inputs (fog.bricks.sources).
+// Per-source particle-fog inputs (particles.fog_sources).
 struct GpuFogSource {
     vec4 weight_mass;    // x blend weight, y texture mean alpha, z Density x Strength
     vec4 tint;           // rgb texture mean colour

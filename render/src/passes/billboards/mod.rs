@@ -134,7 +134,7 @@ pub struct BillboardInputs<'r> {
     pub particles: &'r GpuParticles,
     /// The particle textures.
     pub textures: &'r ParticleTextures,
-    /// `fog.bricks.sources`: each source's particle-fog weight (its billboards' alpha is scaled by
+    /// `particles.fog_sources`: each source's particle-fog weight (its billboards' alpha is scaled by
     /// `1 - weight`; at weight 1 none is drawn).
     pub fog_sources: &'r Buffer,
     /// The froxel fog, when on.

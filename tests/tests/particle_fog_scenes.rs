@@ -1,0 +1,146 @@
+//! The particle fog on the showcase scenes (lavapipe, validation on): the renderer converts what
+//! `classify --scene` says converts, the exported density grid integrates to the carriers' mass
+//! with its centroid on theirs, brick memory stays within budget, and switching the toggle off
+//! frees every brick.
+
+use std::path::{Path, PathBuf};
+
+use fog::density::export_grid;
+use fog::report::{assess_all, UnknownTexturePolicy};
+use glam::Vec3;
+use pf_tests::gpu_test;
+use render::frame::HostRenderer;
+use render::particle_fog::export::{read_carriers, read_field};
+use render::particle_fog::systems::{report_input, scene_texture_stats};
+use render::scene::Scene;
+use render::world::World;
+use render::Gpu;
+use settings::Settings;
+
+const SIZE: (u32, u32) = (96, 54);
+const FPS: f32 = 30.0;
+
+fn scene_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("scenes").join(format!("{name}.toml"))
+}
+
+fn settings_for(scene: &Scene, overrides: &[&str]) -> anyhow::Result<Settings> {
+    let mut s = Settings::default();
+    let mut all: Vec<String> = scene.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    all.extend(overrides.iter().map(|o| o.to_string()));
+    settings::cli::apply_overrides(&mut s, &all)?;
+    Ok(s)
+}
+
+/// Renders `frames` frames after `warmup` simulated ones.
+fn run(
+    gpu: &mut Gpu,
+    scene: &Scene,
+    settings: &Settings,
+    warmup: u32,
+    frames: u32,
+) -> anyhow::Result<HostRenderer> {
+    let mut world = World::new(gpu, scene)?;
+    let mut r = HostRenderer::new(gpu, SIZE.0, SIZE.1)?;
+    for f in 0..warmup {
+        r.simulate(gpu, scene, settings, f as f32 / FPS)?;
+    }
+    for f in 0..frames {
+        r.render(gpu, &mut world, scene, settings, (warmup + f) as f32 / FPS)?;
+    }
+    Ok(r)
+}
+
+fn relative(a: f64, b: f64) -> f64 {
+    (a - b).abs() / b.abs().max(1e-30)
+}
+
+#[test]
+fn the_renderer_converts_what_classify_reports() {
+    gpu_test(|gpu| {
+        for name in ["fog_machine", "campfire", "waterfall", "dust_sunbeams"] {
+            let scene = render::scene::load(&scene_path(name))?;
+            let settings = settings_for(&scene, &["RenderVKParticleFog=true"])?;
+            let stats = scene_texture_stats(&scene.textures);
+            let inputs: Vec<_> = scene.particles.iter().map(report_input).collect();
+            let lookup = |n: &str| stats.get(n).map(fog::TextureVerdict::from);
+            let rows = assess_all(&inputs, lookup, UnknownTexturePolicy::Unknown, &settings);
+            let r = run(gpu, &scene, &settings, 45, 1)?;
+            let sp = r.particles.as_ref().expect("the scene has particles");
+            for (i, row) in rows.iter().enumerate() {
+                let fog_verdict = row.explanation.verdict == fog::Verdict::Fog;
+                let weight = sp.systems.weights()[i];
+                assert_eq!(
+                    fog_verdict,
+                    weight > 0.99,
+                    "{name}/{}: report {:?}, weight {weight}",
+                    row.source,
+                    row.explanation.verdict
+                );
+            }
+            assert!(sp.systems.converted() > 0, "{name}: something converts");
+            let s = r.fog_stats().expect("particle fog on");
+            assert!(s.carriers > 0 && s.bricks_used > 0, "{name}: {s:?}");
+            assert!(s.brick_bytes_allocated <= s.brick_bytes_budget, "{name}: {s:?}");
+            assert!(relative(s.mass_splatted_m2, s.mass_expected_m2) < 0.005, "{name}: {s:?}");
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn the_exported_grid_holds_the_carriers_mass_at_its_centroid() {
+    gpu_test(|gpu| {
+        let scene = render::scene::load(&scene_path("fog_machine"))?;
+        for voxel in ["0.05", "0.1", "0.2"] {
+            let settings = settings_for(
+                &scene,
+                &["RenderVKParticleFog=true", &format!("RenderVKParticleFogVoxelSize={voxel}")],
+            )?;
+            let r = run(gpu, &scene, &settings, 60, 1)?;
+            let (pf, sp) = (r.particle_fog.as_ref().expect("fog"), r.particles.as_ref().expect("particles"));
+            let field = read_field(gpu, pf)?;
+            let mut by_id = vec![render::gpu_types::GpuFogSource::default(); sp.ids.len()];
+            for (id, s) in sp.ids.iter().zip(sp.systems.gpu_sources(&settings)) {
+                by_id[id.0 as usize] = s;
+            }
+            let carriers = read_carriers(gpu, &sp.pool, &by_id)?;
+            let mass: f64 = carriers.iter().map(|c| f64::from(c.mass_m2())).sum();
+            let grid = export_grid(&field, |p| field.extinction_at(p)).expect("bricks");
+            assert!(
+                relative(grid.integral_m2(), mass) < 0.005,
+                "voxel {voxel}: grid {} vs carriers {mass}",
+                grid.integral_m2()
+            );
+            let centroid = carriers.iter().map(|c| c.position * c.mass_m2()).sum::<Vec3>() / mass as f32;
+            let got = grid.centroid().expect("mass");
+            assert!(got.distance(centroid) < 0.05, "voxel {voxel}: grid centroid {got}, carriers {centroid}");
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn switching_the_toggle_off_frees_every_brick() {
+    gpu_test(|gpu| {
+        let scene = render::scene::load(&scene_path("fog_machine"))?;
+        let on = settings_for(&scene, &["RenderVKParticleFog=true"])?;
+        let off = settings_for(&scene, &["RenderVKParticleFog=false"])?;
+        let mut world = World::new(gpu, &scene)?;
+        let mut r = HostRenderer::new(gpu, SIZE.0, SIZE.1)?;
+        for f in 0..40 {
+            r.simulate(gpu, &scene, &on, f as f32 / FPS)?;
+        }
+        r.render(gpu, &mut world, &scene, &on, 40.0 / FPS)?;
+        assert!(r.particle_fog.is_some());
+        assert!(gpu.live_allocations().iter().any(|n| n.starts_with("fog.bricks.")));
+        r.render(gpu, &mut world, &scene, &off, 41.0 / FPS)?;
+        assert!(r.particle_fog.is_none() && r.fog_stats().is_none());
+        let left: Vec<String> =
+            gpu.live_allocations().into_iter().filter(|n| n.starts_with("fog.bricks.")).collect();
+        assert!(left.is_empty(), "brick memory left allocated: {left:?}");
+        let sp = r.particles.as_ref().expect("particles");
+        assert!(sp.systems.weights().iter().all(|&w| w == 0.0));
+        Ok(())
+    });
+}
