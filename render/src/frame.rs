@@ -2,12 +2,14 @@
 //! camera-dependent shadow views are written before the submission; each pass records itself.
 //!
 //! Order: `host.shadow` (every atlas layer) -> `host.opaque` (forward-lit HDR + depth) ->
-//! `fog.froxel_inject` -> `fog.froxel_integrate` -> `fog.apply` (when `RenderVKVolumetricFog` is
-//! on) -> `particles.emit` -> (`particles.ribbons`) -> `particles.update` -> (`particles.ribbons`)
-//! -> `particles.cull` -> `particles.sort` -> (`particles.batch`) -> `particles.billboards`
-//! (alpha-blended, each fragment fogged at its own depth; when the scene has particle sources and
-//! `RenderMaxPartCount` > 0; also the glow mask) -> `host.glow` (when a source has glow) ->
-//! `host.tonemap` (HDR + bloom -> sRGB RGBA8) -> `particles.hud` (when a source is a HUD
+//! `particles.emit` -> (`particles.ribbons`) -> `particles.update` -> (`particles.ribbons`) ->
+//! (particle fog: `fog.brick_age` -> `fog.brick_mark` -> `fog.brick_alloc` -> `fog.brick_splat` ->
+//! `fog.brick_resolve` -> `fog.brick_clear`) -> `fog.froxel_inject` -> `fog.froxel_integrate` ->
+//! `fog.apply` (when `RenderVKVolumetricFog` is on) -> (`fog.brick_march`) -> `particles.cull` ->
+//! `particles.sort` -> (`particles.batch`) -> `particles.billboards` (alpha-blended, each fragment
+//! fogged at its own depth, converted systems faded by `1 - weight`; when the scene has particle
+//! sources and `RenderMaxPartCount` > 0; also the glow mask) -> `host.glow` (when a source has
+//! glow) -> `host.tonemap` (HDR + bloom -> sRGB RGBA8) -> `particles.hud` (when a source is a HUD
 //! attachment).
 //!
 //! With [`HostRenderer::particles_only`] the opaque and fog passes are skipped: the HDR target is

@@ -144,3 +144,60 @@ fn switching_the_toggle_off_frees_every_brick() {
         Ok(())
     });
 }
+
+#[test]
+fn render_exports_the_density_its_carriers_and_camera() {
+    let dir = pf_tests::frame::temp_dir("export-density");
+    let job = render::cli::render::RenderJob {
+        scene: scene_path("fog_machine"),
+        width: 64,
+        height: 36,
+        frames: 1,
+        warmup: 60,
+        fps: FPS,
+        out: dir.clone(),
+        last_only: true,
+        particles_only: false,
+        export_density: Some(dir.join("density")),
+        settings_file: None,
+        overrides: vec!["RenderVKParticleFog=true".into(), "RenderVKParticleFogVoxelSize=0.1".into()],
+    };
+    let desc = render::GpuDesc { validation: true, ..render::GpuDesc::default() };
+    let report = render::cli::render::run(&job, &desc).expect("render");
+    let fog = report.fog.expect("the timing report has a fog section");
+    let vol = std::fs::read(dir.join("density/fog_machine_density.vol")).expect("volume written");
+    assert_eq!(&vol[..4], b"VOL\x03");
+    let int = |at: usize| i32::from_le_bytes(vol[at..at + 4].try_into().expect("4 bytes"));
+    let float = |at: usize| f32::from_le_bytes(vol[at..at + 4].try_into().expect("4 bytes"));
+    assert_eq!(int(4), 1, "float32 encoding");
+    let dims = [int(8) as usize, int(12) as usize, int(16) as usize];
+    assert_eq!(int(20), 1, "one channel");
+    let (lo, hi) = (Vec3::new(float(24), float(28), float(32)), Vec3::new(float(36), float(40), float(44)));
+    let n = dims[0] * dims[1] * dims[2];
+    assert_eq!(vol.len(), 48 + 4 * n);
+    let cell = (hi - lo) / Vec3::new(dims[0] as f32, dims[1] as f32, dims[2] as f32);
+    let sum: f64 = (0..n).map(|i| f64::from(float(48 + 4 * i))).sum();
+    let integral = sum * f64::from(cell.x * cell.y * cell.z);
+    let carriers: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("density/fog_machine_carriers.json")).expect("carriers"),
+    )
+    .expect("json");
+    let mass: f64 = carriers["carriers"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|c| c["mass"].as_f64().unwrap_or(0.0))
+        .sum();
+    assert!(relative(integral, mass) < 0.005, "grid {integral} vs carriers {mass}");
+    assert!(
+        relative(mass, fog.mass_expected_m2) < 0.005,
+        "carriers {mass} vs the frame's {}",
+        fog.mass_expected_m2
+    );
+    let camera: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("density/fog_machine_camera.json")).expect("camera"),
+    )
+    .expect("json");
+    assert_eq!(camera["width"], 64);
+    assert!(camera["fov_y_deg"].as_f64().is_some_and(|f| f > 0.0));
+}

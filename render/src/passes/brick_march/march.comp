@@ -5,8 +5,8 @@
 // Ray: from the camera to the opaque depth, clipped to the box of the bricks in use (bounds left
 // by fog.brick_resolve in the counters). Empty-space skipping: where no level has an occupied
 // brick (allocated, peak extinction > 0), the ray jumps to the exit of the finest brick holding the
-// point; inside occupied bricks it steps one voxel of the finest occupied level. The start is
-// jittered per pixel and frame (a hash), and the march stops at the opaque depth or when the
+// point; inside occupied bricks it steps half a voxel of the finest occupied level. The start is
+// jittered per pixel and frame (interleaved gradient noise), and the march stops at the opaque depth or when the
 // transmittance falls below MIN_TRANSMITTANCE.
 //
 // Density: on each level, the atlas sampled trilinearly (hardware filtering inside the brick,
@@ -50,6 +50,15 @@ const float MIN_TRANSMITTANCE = 0.01;
 const int MAX_STEPS = 384;
 const int SELF_SHADOW_STEPS = 4;
 const float EMPTY_STEP_EPS_M = 1e-3;
+// Steps per voxel of the finest occupied level.
+const float STEPS_PER_VOXEL = 2.0;
+
+// Interleaved gradient noise (Jimenez 2014), offset per frame by the golden ratio: a jitter whose
+// error is high-frequency on screen.
+float start_jitter(ivec2 px, uint frame_index) {
+    vec2 p = vec2(px) + 5.588238 * float(frame_index % 64u);
+    return fract(52.9829189 * fract(dot(p, vec2(0.06711056, 0.00583715))));
+}
 
 bool froxel_on() {
     return push.params.x > 0.5;
@@ -245,7 +254,7 @@ void main() {
     if (t0 >= t1) {
         return;
     }
-    float jitter = float(pcg_hash(uint(px.x) + 4096u * uint(px.y) + pcg_hash(bricks.counts.y)) >> 8u) / 16777216.0;
+    float jitter = start_jitter(px, bricks.counts.y);
     float t = t0;
     float transmittance = 1.0;
     vec3 scattered = vec3(0.0);
@@ -260,7 +269,8 @@ void main() {
             first = true;
             continue;
         }
-        float dt = min(voxel * (first ? max(jitter, 0.05) : 1.0), t1 - t);
+        float step_m = voxel / STEPS_PER_VOXEL;
+        float dt = min(step_m * (first ? max(jitter, 0.05) : 1.0), t1 - t);
         first = false;
         vec3 mid = cam + dir * (t + 0.5 * dt);
         Sample m = sample_at(mid);
