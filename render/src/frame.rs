@@ -142,7 +142,7 @@ impl HostRenderer {
             inject: FroxelInjectPass::new(gpu)?,
             integrate: FroxelIntegratePass::new(gpu)?,
             apply: FogApplyPass::new(gpu)?,
-            march: BrickMarchPass::new(gpu)?,
+            march: BrickMarchPass::new(gpu, width, height)?,
             particle_passes: ParticlePasses {
                 sim: ParticleSimPasses::new(gpu)?,
                 cull: ParticleCullPass::new(gpu)?,
@@ -248,12 +248,13 @@ impl HostRenderer {
             }
             if let Some(sp) = self.particles.as_mut().filter(|_| particles_on) {
                 let fog = self.fog.as_ref();
+                let cloud = self.particle_fog.is_some().then_some(&self.march.cloud);
                 self.particle_passes.record(
                     rec,
                     sp,
                     &view,
                     (&self.frame_buf, world, &self.samplers, fog),
-                    t,
+                    (t, cloud),
                 )?;
             }
             let glowing = particles_on && self.particles.as_ref().is_some_and(|sp| sp.glowing);
@@ -502,11 +503,13 @@ impl ParticlePasses {
         sp: &mut SceneParticles,
         view: &CameraView,
         (frame, world, samplers, fog): LitInputs<'_>,
-        t: &Targets,
+        (t, cloud): (&Targets, Option<&Image>),
     ) -> Result<()> {
         sp.pool.record_cull(rec, &self.cull, &frustum_planes(view.clip_from_world));
         sp.sort.record(rec, &sp.pool, view.position, view.forward);
-        self.billboards.record(rec, &billboard_inputs(sp, view, (frame, world, samplers, fog), t), &sp.pairs)
+        let inputs =
+            BillboardInputs { cloud, ..billboard_inputs(sp, view, (frame, world, samplers, fog), t) };
+        self.billboards.record(rec, &inputs, &sp.pairs)
     }
 
     /// `particles.hud` over the tone-mapped frame (after [`ParticlePasses::record`] and
@@ -540,6 +543,7 @@ fn billboard_inputs<'r>(
         particles: &sp.pool,
         textures: &sp.textures,
         fog_sources: &sp.fog_sources,
+        cloud: None,
         fog,
         camera: (view.forward, CAMERA_NEAR_M, CAMERA_FAR_M),
         hdr: &t.hdr,

@@ -3,7 +3,8 @@
 // blends (neither factor SOURCE_ALPHA, 6.5); lit by the sun (with shadows), ambient and local lights
 // with a normal facing the camera, or fullbright when EMISSIVE; faded near opaque geometry (soft
 // particles: alpha x clamp((scene depth - depth) / fade distance)); froxel fog at the fragment's
-// own depth: fogged = colour x T + S (pairs whose dest factor is ONE add colour x T only).
+// own depth: fogged = colour x T + S (pairs whose dest factor is ONE add colour x T only); behind or
+// inside particle fog, alpha x the fog's transmittance in front of the fragment.
 // The default texture (layer 0) is sampled with clamp addressing, custom textures with repeat
 // (6.5). Glow (6.3): the second output, the glow mask, gets (texture alpha x glow x soft fade,
 // 0, 0, alpha), blended by the pipeline with (ONE, ONE_MINUS_SRC_ALPHA) into
@@ -16,6 +17,16 @@
 
 layout(set = 0, binding = 11) uniform sampler3D integrated;
 layout(set = 0, binding = 12) uniform sampler2D scene_depth;
+// Particle fog along each pixel's ray (fog.brick_march.cloud): start and end (m) and optical depth.
+layout(set = 0, binding = 17) uniform sampler2D cloud;
+
+// Transmittance of the particle fog between the camera and distance d along this pixel's ray: its
+// optical depth spread evenly between where it starts and ends.
+float cloud_transmittance(vec2 screen_uv, float d) {
+    vec3 c = texture(cloud, screen_uv).xyz;
+    float f = clamp((d - c.x) / max(c.y - c.x, 1e-4), 0.0, 1.0);
+    return exp(-c.z * f);
+}
 
 layout(location = 0) in vec3 world_pos;
 layout(location = 1) in vec2 uv;
@@ -59,6 +70,11 @@ void main() {
         fade = clamp((scene - depth) / push.forward_soft.w, 0.0, 1.0);
     }
     float alpha = c.a * fade;
+    if (push.planes.w > 0.5) {
+        // Inside or behind particle fog: the part in front hides the billboard (it fades into the
+        // cloud, which the march already drew).
+        alpha *= cloud_transmittance(screen_uv, length(world_pos - frame.camera_pos.xyz));
+    }
     if (push.planes.z > 0.5) {
         vec4 f = froxel_fog(integrated, screen_uv, depth);
         radiance = radiance * f.a + (push.blend.z == 1u ? vec3(0.0) : f.rgb);

@@ -88,8 +88,8 @@ pub const SOFT_FADE_M: f32 = 0.5;
 const TILE: u32 = 8;
 
 /// Lighting 0..5, pool, visible, source layers, textures (clamp), fog uniform, integrated fog,
-/// depth, textures (repeat), ribbon parents, emitters, particle-fog sources.
-const BINDINGS: [BindingKind; 17] = [
+/// depth, textures (repeat), ribbon parents, emitters, particle-fog sources, particle-fog cloud.
+const BINDINGS: [BindingKind; 18] = [
     BindingKind::UniformBuffer,
     BindingKind::StorageBuffer,
     BindingKind::StorageBuffer,
@@ -107,6 +107,7 @@ const BINDINGS: [BindingKind; 17] = [
     BindingKind::StorageBuffer,
     BindingKind::StorageBuffer,
     BindingKind::StorageBuffer,
+    BindingKind::SampledImage,
 ];
 
 /// A legacy blend pair: (source, dest) factor enum values.
@@ -137,6 +138,9 @@ pub struct BillboardInputs<'r> {
     /// `particles.fog_sources`: each source's particle-fog weight (its billboards' alpha is scaled by
     /// `1 - weight`; at weight 1 none is drawn).
     pub fog_sources: &'r Buffer,
+    /// `fog.brick_march.cloud` when the particle fog was marched this frame: billboards inside or
+    /// behind it are attenuated by the part in front of them.
+    pub cloud: Option<&'r Image>,
     /// The froxel fog, when on.
     pub fog: Option<&'r FroxelFog>,
     /// Camera forward axis (unit) and near/far planes (m).
@@ -251,7 +255,12 @@ impl BillboardsPass {
         let (forward, near, far) = inp.camera;
         let mut push = BillboardPush {
             forward_soft: forward.extend(SOFT_FADE_M).to_array(),
-            planes: [near, far, if inp.fog.is_some() { 1.0 } else { 0.0 }, 0.0],
+            planes: [
+                near,
+                far,
+                if inp.fog.is_some() { 1.0 } else { 0.0 },
+                if inp.cloud.is_some() { 1.0 } else { 0.0 },
+            ],
             blend: [0; 4],
         };
         self.record_depth_copy(rec, inp.depth, inp.samplers.nearest_clamp, &push);
@@ -336,7 +345,7 @@ impl BillboardsPass {
     }
 
     /// What the draw reads besides its attachments.
-    fn reads<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Use<'r>; 15] {
+    fn reads<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Use<'r>; 16] {
         let (world, p) = (inp.world, inp.particles);
         [
             Use::Buffer(&world.objects, Access::FragmentRead),
@@ -354,11 +363,12 @@ impl BillboardsPass {
             Use::Buffer(&p.ribbon_parent, Access::VertexRead),
             Use::Buffer(&p.emitters, Access::VertexRead),
             Use::Buffer(inp.fog_sources, Access::VertexRead),
+            Use::Image(inp.cloud.unwrap_or(&self.linear_depth), Access::FragmentRead),
         ]
     }
 
     /// The draw's resources in binding order (see [`BINDINGS`]).
-    fn binds<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Bind<'r>; 17] {
+    fn binds<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Bind<'r>; 18] {
         let ro = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
         let (fog_uniform, fog_volume) = self.fog_inputs(inp);
         let [b0, b1, b2, b3, b4, b5] = lighting_binds(inp.frame, inp.world, inp.samplers);
@@ -381,6 +391,7 @@ impl BillboardsPass {
             Bind::Buffer(&p.ribbon_parent),
             Bind::Buffer(&p.emitters),
             Bind::Buffer(inp.fog_sources),
+            Bind::Sampled(inp.cloud.unwrap_or(&self.linear_depth), inp.samplers.nearest_clamp, ro),
         ]
     }
 

@@ -28,6 +28,8 @@
 //   + T_p(end) (hdr - S_f(end)),
 // i.e. froxel fog in front of the cloud attenuates and adds to it, the cloud attenuates whatever
 // lies behind it (froxel fog included), and surfaces in front of the cloud are untouched.
+// Billboards drawn afterwards look up where along their pixel's ray the cloud starts and ends and
+// its optical depth (the `cloud` image) and are attenuated by the part in front of them.
 #include "lighting.glsl"
 #include "froxel_common.glsl"
 #define BRICKS_SAMPLING_ONLY
@@ -44,12 +46,20 @@ layout(set = 0, binding = 9, rgba16f) uniform image2D hdr;
 layout(set = 0, binding = 13) uniform sampler3D atlas_density;
 layout(set = 0, binding = 14) uniform sampler3D atlas_tint;
 layout(std430, set = 0, binding = 15) readonly buffer Counters { uint counters[]; };
+// Per pixel: x distance where the particle fog starts, y where it ends (m along the ray), z its
+// optical depth between them; read by the billboards drawn after (cloud_transmittance()).
+layout(set = 0, binding = 16, rgba16f) uniform writeonly image2D cloud;
 layout(push_constant) uniform Push { FogMarchPush push; };
 
 const float MIN_TRANSMITTANCE = 0.01;
 const int MAX_STEPS = 384;
 const int SELF_SHADOW_STEPS = 4;
+// Local lights light the particle fog as spheres of this radius (m): no 1/d^2 blow-up for fog
+// that drifts through the light itself (a fire inside its own smoke).
+const float LOCAL_LIGHT_RADIUS_M = 0.5;
 const float EMPTY_STEP_EPS_M = 1e-3;
+// "No particle fog along this ray" in the cloud image (m).
+const float NO_CLOUD = 60000.0;
 // Steps per voxel of the finest occupied level.
 const float STEPS_PER_VOXEL = 2.0;
 
@@ -183,7 +193,9 @@ vec3 in_scattered(vec3 p, vec3 view_dir, float voxel) {
     for (uint i = 0u; i < frame.counts.x; ++i) {
         vec3 to_light;
         vec3 arriving = light_arriving(i, p, vec3(0.0), 0.0, to_light);
-        light += arriving * henyey_greenstein(dot(view_dir, to_light), g);
+        vec3 d = lights[i].position_range.xyz - p;
+        float sphere = min(1.0, dot(d, d) / (LOCAL_LIGHT_RADIUS_M * LOCAL_LIGHT_RADIUS_M));
+        light += arriving * sphere * henyey_greenstein(dot(view_dir, to_light), g);
     }
     return light;
 }
@@ -228,6 +240,7 @@ void main() {
     if (any(greaterThanEqual(px, size))) {
         return;
     }
+    imageStore(cloud, px, vec4(NO_CLOUD, NO_CLOUD, 0.0, 0.0));
     ivec3 bmin, bmax;
     for (uint a = 0u; a < 3u; ++a) {
         bmin[a] = int(counters[C_BOUNDS + a] ^ 0x80000000u);
@@ -261,6 +274,9 @@ void main() {
     vec4 f_prev = froxel_at(uv, t0, view_z_per_m);
     vec3 result = f_prev.rgb;  // froxel in-scatter in front of the cloud
     bool first = true;
+    float front = NO_CLOUD;
+    float back = NO_CLOUD;
+    float tau = 0.0;
     for (int i = 0; i < MAX_STEPS && t < t1 && transmittance > MIN_TRANSMITTANCE; ++i) {
         vec3 p = cam + dir * t;
         float voxel = occupied_voxel(p);
@@ -281,11 +297,15 @@ void main() {
             vec3 lit = in_scattered(mid, dir, voxel);
             vec3 source = m.tint * mix(lit, vec3(1.0), m.emissive);
             float absorbed = 1.0 - exp(-m.extinction * dt);
+            front = min(front, t);
+            back = t + dt;
+            tau += m.extinction * dt;
             result += transmittance * f.a * source * absorbed;
             transmittance *= 1.0 - absorbed;
         }
         t += dt;
     }
+    imageStore(cloud, px, vec4(front, back, tau, 0.0));
     vec4 behind = imageLoad(hdr, px);
     vec3 rest = behind.rgb - f_prev.rgb;
     imageStore(hdr, px, vec4(result + transmittance * rest, behind.a));

@@ -23,8 +23,8 @@ pub const NAME: &str = "fog.brick_march";
 const TILE: u32 = 8;
 
 /// Lighting 0..5, fog uniform, integrated froxel fog, depth, HDR, brick constants, page table,
-/// brick peaks, atlas density, atlas tint, counters.
-const KINDS: [BindingKind; 16] = [
+/// brick peaks, atlas density, atlas tint, counters, cloud extent.
+const KINDS: [BindingKind; 17] = [
     BindingKind::UniformBuffer,
     BindingKind::StorageBuffer,
     BindingKind::StorageBuffer,
@@ -41,6 +41,7 @@ const KINDS: [BindingKind; 16] = [
     BindingKind::SampledImage,
     BindingKind::SampledImage,
     BindingKind::StorageBuffer,
+    BindingKind::StorageImage,
 ];
 
 /// What the march reads and writes.
@@ -64,14 +65,28 @@ pub struct MarchInputs<'r> {
 /// The march pipeline and stand-ins for a frame without froxel fog.
 pub struct BrickMarchPass {
     pipeline: ComputePipeline,
+    /// `fog.brick_march.cloud` (RGBA16F): per pixel, where the particle fog starts and ends along
+    /// the ray (m) and its optical depth, for the billboards drawn after the march.
+    pub cloud: Image,
     no_fog_uniform: Buffer,
     no_fog_volume: Image,
 }
 
 impl BrickMarchPass {
-    /// Creates the pipeline.
-    pub fn new(gpu: &Gpu) -> Result<Self> {
+    /// Creates the pipeline and a `width` x `height` cloud image.
+    pub fn new(gpu: &Gpu, width: u32, height: u32) -> Result<Self> {
         Ok(BrickMarchPass {
+            cloud: gpu.create_image(&ImageDesc {
+                name: "fog.brick_march.cloud",
+                kind: vk::ImageType::TYPE_2D,
+                format: vk::Format::R16G16B16A16_SFLOAT,
+                extent: vk::Extent3D { width, height, depth: 1 },
+                layers: 1,
+                array: false,
+                usage: vk::ImageUsageFlags::STORAGE
+                    | vk::ImageUsageFlags::SAMPLED
+                    | vk::ImageUsageFlags::TRANSFER_SRC,
+            })?,
             pipeline: gpu.create_compute_pipeline(
                 NAME,
                 shaders::PASSES_BRICK_MARCH_MARCH_COMP,
@@ -115,6 +130,7 @@ impl BrickMarchPass {
             Use::Image(&b.atlas_density, Access::ComputeSampled),
             Use::Image(&b.atlas_tint, Access::ComputeSampled),
             Use::Buffer(&b.counters, Access::ComputeRead),
+            Use::Image(&self.cloud, Access::ComputeWrite),
         ];
         let ro = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
         let s = inp.samplers;
@@ -136,6 +152,7 @@ impl BrickMarchPass {
             Bind::Sampled(&b.atlas_density, s.linear_clamp, ro),
             Bind::Sampled(&b.atlas_tint, s.linear_clamp, ro),
             Bind::Buffer(&b.counters),
+            Bind::StorageImage(&self.cloud),
         ];
         let (width, height) = (inp.hdr.extent.width, inp.hdr.extent.height);
         rec.pass(NAME, &uses, |rec| {
