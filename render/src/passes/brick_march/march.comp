@@ -184,7 +184,9 @@ float self_shadow(vec3 p, float voxel) {
 }
 
 vec3 in_scattered(vec3 p, vec3 view_dir, float voxel) {
-    float g = fog.height_fog.w;
+    // The froxel fog's phase asymmetry (isotropic without the froxel fog, whose uniform is then a
+    // stand-in).
+    float g = froxel_on() ? fog.height_fog.w : 0.0;
     vec3 light = 0.5 * (ambient_for(vec3(0.0, 0.0, 1.0)) + ambient_for(vec3(0.0, 0.0, -1.0)));
     if (frame.sun_dir.w > 0.0) {
         float sun = frame.sun_dir.w * henyey_greenstein(dot(view_dir, frame.sun_dir.xyz), g);
@@ -305,8 +307,12 @@ void main() {
         }
         t += dt;
     }
-    imageStore(cloud, px, vec4(front, back, tau, 0.0));
     vec4 behind = imageLoad(hdr, px);
     vec3 rest = behind.rgb - f_prev.rgb;
-    imageStore(hdr, px, vec4(result + transmittance * rest, behind.a));
+    vec3 composite = result + transmittance * rest;
+    if (any(isnan(composite)) || any(isinf(composite)) || isnan(tau)) {
+        return;  // never poison the frame: leave the pixel as fog.apply left it
+    }
+    imageStore(cloud, px, vec4(front, back, tau, 0.0));
+    imageStore(hdr, px, vec4(composite, behind.a));
 }

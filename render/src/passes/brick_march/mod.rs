@@ -75,6 +75,13 @@ pub struct BrickMarchPass {
 impl BrickMarchPass {
     /// Creates the pipeline and a `width` x `height` cloud image.
     pub fn new(gpu: &Gpu, width: u32, height: u32) -> Result<Self> {
+        let mut no_fog_uniform = gpu.create_buffer(&BufferDesc {
+            name: "fog.brick_march.no_fog",
+            size: std::mem::size_of::<FogUniform>() as u64,
+            usage: vk::BufferUsageFlags::UNIFORM_BUFFER,
+            location: MemoryLocation::CpuToGpu,
+        })?;
+        no_fog_uniform.write(0, bytemuck::bytes_of(&FogUniform::default()));
         Ok(BrickMarchPass {
             cloud: gpu.create_image(&ImageDesc {
                 name: "fog.brick_march.cloud",
@@ -93,12 +100,7 @@ impl BrickMarchPass {
                 &KINDS,
                 std::mem::size_of::<FogMarchPush>() as u32,
             )?,
-            no_fog_uniform: gpu.create_buffer(&BufferDesc {
-                name: "fog.brick_march.no_fog",
-                size: std::mem::size_of::<FogUniform>() as u64,
-                usage: vk::BufferUsageFlags::UNIFORM_BUFFER,
-                location: MemoryLocation::CpuToGpu,
-            })?,
+            no_fog_uniform,
             no_fog_volume: gpu.create_image(&ImageDesc {
                 name: "fog.brick_march.no_fog_volume",
                 kind: vk::ImageType::TYPE_3D,
