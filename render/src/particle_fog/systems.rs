@@ -245,3 +245,76 @@ fn srgb_to_linear(c: f32) -> f32 {
         ((c + 0.055) / 1.055).powf(2.4)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two fog-machine-like systems, one near the camera and one far.
+    fn two_systems() -> Scene {
+        let system = "[particles.system]\npattern = \"angle_cone\"\nouter_angle = 0.3\nburst_rate = 0.2\n\
+            burst_part_count = 6\nburst_speed_min = 0.3\nburst_speed_max = 0.5\npart_max_age = 12.0\n\
+            part_flags = [\"interp_color\", \"interp_scale\"]\nstart_alpha = 0.15\nend_alpha = 0.0\n\
+            start_scale = [2.0, 2.0]\nend_scale = [4.0, 4.0]\n";
+        let toml = format!(
+            "[camera]\nposition = [0.0, -5.0, 1.0]\ntarget = [0.0, 0.0, 1.0]\n\
+             [[particles]]\nname = \"near\"\nposition = [0.0, 0.0, 0.2]\n{system}\
+             [[particles]]\nname = \"far\"\nposition = [0.0, 30.0, 0.2]\n{system}"
+        );
+        crate::scene::parse(&toml, std::path::Path::new("two.toml")).expect("scene")
+    }
+
+    fn settings() -> Settings {
+        Settings { particle_fog: true, ..Settings::default() }
+    }
+
+    const DT: f32 = 0.1;
+
+    #[test]
+    fn pressure_demotes_the_farthest_system_through_a_fade_and_calm_brings_it_back() {
+        let scene = two_systems();
+        let mut fs = FogSystems::for_scene(&scene);
+        let camera = scene.camera.position;
+        let positions: Vec<Vec3> = scene.particles.iter().map(|p| p.position_at(0.0)).collect();
+        let s = settings();
+        let calm = BrickPressure { used: 10, capacity: 100, failures: 0 };
+        for _ in 0..20 {
+            fs.update(&s, camera, &positions, DT, calm);
+        }
+        assert_eq!(fs.weights(), &[1.0, 1.0], "both converted");
+        fs.update(&s, camera, &positions, DT, BrickPressure { used: 100, capacity: 100, failures: 7 });
+        assert_eq!(fs.demoted(), 1);
+        let w = fs.weights();
+        assert_eq!(w[0], 1.0, "the near system keeps its fog");
+        assert!(w[1] < 1.0 && w[1] > 0.8, "the far one starts fading, no pop: {}", w[1]);
+        for _ in 0..9 {
+            fs.update(&s, camera, &positions, DT, BrickPressure { used: 60, capacity: 100, failures: 0 });
+        }
+        assert_eq!(fs.weights()[1], 0.0, "demoted after the one-second cross-fade");
+        for _ in 0..CALM_FRAMES {
+            fs.update(&s, camera, &positions, DT, calm);
+        }
+        assert_eq!(fs.demoted(), 0, "calm brings it back");
+        assert!(fs.weights()[1] > 0.0 && fs.weights()[1] < 1.0, "fading back in");
+    }
+
+    #[test]
+    fn the_toggle_and_the_range_set_the_weights() {
+        let scene = two_systems();
+        let mut fs = FogSystems::for_scene(&scene);
+        let camera = scene.camera.position;
+        let positions: Vec<Vec3> = scene.particles.iter().map(|p| p.position_at(0.0)).collect();
+        let short = Settings { particle_fog_range_m: 20.0, ..settings() };
+        for _ in 0..20 {
+            fs.update(&short, camera, &positions, DT, BrickPressure::default());
+        }
+        assert_eq!(fs.weights(), &[1.0, 0.0], "the far system is beyond the range");
+        let off = Settings { particle_fog: false, ..short };
+        fs.update(&off, camera, &positions, DT, BrickPressure::default());
+        assert_eq!(fs.weights(), &[0.0, 0.0]);
+        assert_eq!(range_fade(10.0, 64.0), 1.0);
+        assert_eq!(range_fade(64.0, 64.0), 0.0);
+        let mid = range_fade(60.0, 64.0);
+        assert!(mid > 0.0 && mid < 1.0, "a fade band, not a cut: {mid}");
+    }
+}
