@@ -13,8 +13,9 @@ pub fn from_factors(f: &Factors, verdict: Verdict) -> (String, String) {
     let (what, raise) = describe(name);
     match verdict {
         Verdict::Fog => (
-            format!("large, faint, slow, soft particles overlap into a volume (weakest: {what}, {value:.2})"),
-            format!("it would stay a billboard if {raise} were undone"),
+            "large, faint, slow particles with a soft texture overlap into a volume: they become fog"
+                .to_owned(),
+            format!("the lowest factor is `{name}` at {value:.2}; it would stay billboards with {what}"),
         ),
         Verdict::Billboard => {
             (format!("the soft score is held down by {what} ({value:.2})"), format!("to become fog: {raise}"))
