@@ -95,12 +95,18 @@ const DEFAULT_MEASUREMENTS: Measurements = Measurements {
     edge_energy: 4.044,
     mean_color: [1.0, 1.0, 1.0],
     color_variance: 0.0,
+    chroma_variance: 0.0,
     coverage: [0.464_6, 0.087_40, 0.005_859, 0.001_953],
     radial_profile: [
         0.903_9, 0.454_2, 0.336_1, 0.305_1, 0.274_4, 0.241_3, 0.205_8, 0.170_6, 0.204_1, 0.128_8, 0.083_39,
         0.063_14, 0.046_28, 0.032_72, 0.022_95, 0.015_48,
     ],
     border_alpha: 0.006_941,
+    alpha_centroid: [0.0, 0.0],
+    alpha_anisotropy: 0.0,
+    angular_variation: 0.029_28,
+    thin_fraction: 0.079_62,
+    spikiness: 1.073_5,
 };
 
 /// Statistics of the default particle texture, from shipped constants (no image work), with

@@ -58,6 +58,7 @@ mod load;
 mod profile;
 mod report;
 mod scan;
+mod shape;
 mod stats;
 mod verdict;
 
@@ -68,8 +69,10 @@ pub use load::{decode_rgba, load_rgba, read_texture_bytes, MAX_DIMENSION, MAX_FI
 pub use profile::RADIAL_BINS;
 pub use report::{texstats_json, texstats_table};
 pub use scan::GRID;
+pub use shape::{ANGULAR_SECTORS, OPENING_RADIUS};
 pub use stats::{stats_for_file, Shape, TextureStats, COVERAGE_THRESHOLDS, STATS_VERSION};
 pub use verdict::{
-    BORDER_ALPHA_MAX, COLOR_VARIANCE_MAX, CORE_HALO_RATIO_MIN, EDGE_ENERGY_MAX, MEAN_ALPHA_MIN,
-    OPAQUE_COVERAGE_MAX, PROFILE_DROP_MAX, PROFILE_RISE_MAX,
+    ANGULAR_VARIATION_MAX, ANISOTROPY_MAX, BORDER_ALPHA_MAX, CHROMA_VARIANCE_MAX, COLOR_VARIANCE_MAX,
+    CORE_HALO_RATIO_MIN, EDGE_ENERGY_MAX, MEAN_ALPHA_MIN, OPAQUE_COVERAGE_MAX, PROFILE_DROP_MAX,
+    PROFILE_RISE_MAX, THIN_FRACTION_MAX,
 };

@@ -1,8 +1,8 @@
 //! The radial alpha profile about the texture centre, and the three numbers read from it.
 //!
-//! The profile is the mean grid alpha in [`RADIAL_BINS`] rings of equal width about the centre,
-//! with radius measured in half-widths (0 at the centre, 1 at the middle of each side; the corners,
-//! beyond 1, are left out). How alpha falls off tells the shapes apart:
+//! The profile is the mean grid alpha in [`RADIAL_BINS`] rings of equal width about the alpha
+//! centroid, with radius measured in half-widths (0 at the centroid, 1 half a texture width away;
+//! cells beyond are left out). How alpha falls off tells the shapes apart:
 //!
 //! * a soft blob falls smoothly: a Gaussian of standard deviation `s` half-widths loses at most
 //!   `exp(-1/2) / (s * RADIAL_BINS)` of its peak per ring (0.13 for `s` = 0.3);
@@ -12,8 +12,6 @@
 //!   but keeps a tenth of it far out ([`ProfileShape::core_halo_ratio`]): for a Gaussian the ratio
 //!   of the half-peak radius to the tenth-peak radius is `sqrt(ln 2 / ln 10)` = 0.55 whatever its
 //!   width, for an exponential falloff `ln 2 / ln 10` = 0.30, for a core-plus-halo glint far less.
-
-use std::sync::OnceLock;
 
 use crate::scan::GRID;
 
@@ -42,30 +40,21 @@ pub(crate) struct ProfileShape {
     pub core_halo_ratio: f32,
 }
 
-/// Ring index of each grid cell (`RADIAL_BINS` for corner cells outside the inscribed circle),
-/// computed once.
-fn ring_of_cell() -> &'static [u8] {
-    static RINGS: OnceLock<Vec<u8>> = OnceLock::new();
-    RINGS.get_or_init(|| {
-        let half = GRID as f32 / 2.0;
-        (0..GRID * GRID)
-            .map(|i| {
-                let dx = ((i % GRID) as f32 + 0.5 - half) / half;
-                let dy = ((i / GRID) as f32 + 0.5 - half) / half;
-                let ring = ((dx * dx + dy * dy).sqrt() * RADIAL_BINS as f32) as usize;
-                ring.min(RADIAL_BINS) as u8
-            })
-            .collect()
-    })
-}
-
-/// Mean grid alpha per ring about the centre.
-pub(crate) fn radial_profile(grid: &[f32]) -> [f32; RADIAL_BINS] {
-    let mut sum = [0.0f32; RADIAL_BINS + 1];
-    let mut count = [0u32; RADIAL_BINS + 1];
-    for (&alpha, &ring) in grid.iter().zip(ring_of_cell()) {
-        sum[usize::from(ring)] += alpha;
-        count[usize::from(ring)] += 1;
+/// Mean grid alpha per ring about `centre` (in half-widths from the texture centre: the alpha
+/// centroid, so an off-centre puff is profiled about itself); cells farther than one half-width
+/// from it are left out.
+pub(crate) fn radial_profile(grid: &[f32], centre: [f32; 2]) -> [f32; RADIAL_BINS] {
+    let half = GRID as f32 / 2.0;
+    let mut sum = [0.0f32; RADIAL_BINS];
+    let mut count = [0u32; RADIAL_BINS];
+    for (i, &alpha) in grid.iter().enumerate() {
+        let dx = ((i % GRID) as f32 + 0.5 - half) / half - centre[0];
+        let dy = ((i / GRID) as f32 + 0.5 - half) / half - centre[1];
+        let ring = ((dx * dx + dy * dy).sqrt() * RADIAL_BINS as f32) as usize;
+        if ring < RADIAL_BINS {
+            sum[ring] += alpha;
+            count[ring] += 1;
+        }
     }
     let mut profile = [0.0f32; RADIAL_BINS];
     for ((p, s), n) in profile.iter_mut().zip(sum).zip(count) {

@@ -10,8 +10,11 @@ use crate::{stats_for_file, AssetError, TextureStats};
 
 /// Measures each file (in parallel) and returns a JSON array, in input order, of objects with
 /// exactly `file`, `width`, `height`, `mean_alpha`, `edge_energy`, `mean_color` (`[r, g, b]`),
-/// `color_variance`, `softness`, `shape` (`"soft"` or `"shaped"`) and `reasons`; a file that
-/// fails gives `{"file": ..., "error": ...}` instead.
+/// `color_variance`, every other statistic the verdict uses (`profile_max_drop`, `profile_rise`,
+/// `core_halo_ratio`, `border_alpha`, `opaque_coverage` (the coverage above alpha 0.9),
+/// `chroma_variance`, `alpha_anisotropy`, `angular_variation`, `thin_fraction`), `spikiness`,
+/// `softness`, `shape` (`"soft"` or `"shaped"`) and `reasons`; a file that fails gives
+/// `{"file": ..., "error": ...}` instead.
 pub fn texstats_json(files: &[PathBuf]) -> Value {
     Value::Array(
         measure_all(files)
@@ -25,6 +28,16 @@ pub fn texstats_json(files: &[PathBuf]) -> Value {
                     "edge_energy": s.edge_energy,
                     "mean_color": s.mean_color,
                     "color_variance": s.color_variance,
+                    "profile_max_drop": s.profile_max_drop,
+                    "profile_rise": s.profile_rise,
+                    "core_halo_ratio": s.core_halo_ratio,
+                    "border_alpha": s.border_alpha,
+                    "opaque_coverage": s.coverage[3],
+                    "chroma_variance": s.chroma_variance,
+                    "alpha_anisotropy": s.alpha_anisotropy,
+                    "angular_variation": s.angular_variation,
+                    "thin_fraction": s.thin_fraction,
+                    "spikiness": s.spikiness,
                     "softness": s.softness,
                     "shape": s.shape.as_str(),
                     "reasons": s.reasons,

@@ -33,6 +33,8 @@ pub(crate) struct PixelScan {
     pub weighted_rgb: [u64; 3],
     /// Sum over pixels of `alpha * channel^2`, per RGB channel.
     pub weighted_rgb_sq: [u64; 3],
+    /// Sum over pixels of `alpha * r * g`, `alpha * g * b` and `alpha * b * r` (for chroma).
+    pub weighted_cross: [u64; 3],
     /// Row-major `GRID * GRID` mean alpha per cell, in [0, 1].
     pub alpha_grid: Vec<f32>,
 }
@@ -44,6 +46,7 @@ struct RunSums {
     alpha: u32,
     weighted: [u32; 3],
     weighted_sq: [u32; 3],
+    cross: [u32; 3],
     above: [u32; 4],
 }
 
@@ -62,6 +65,9 @@ fn sum_run(pixels: &[u8], levels: &[u32; 4]) -> RunSums {
         s.weighted_sq[0] += ar * r;
         s.weighted_sq[1] += ag * g;
         s.weighted_sq[2] += ab * b;
+        s.cross[0] += ar * g;
+        s.cross[1] += ag * b;
+        s.cross[2] += ab * r;
         for (count, &level) in s.above.iter_mut().zip(levels) {
             *count += u32::from(a > level);
         }
@@ -82,6 +88,7 @@ pub(crate) fn scan(img: &RgbaImage, coverage_levels: &[u32; 4]) -> PixelScan {
         coverage_counts: [0; 4],
         weighted_rgb: [0; 3],
         weighted_rgb_sq: [0; 3],
+        weighted_cross: [0; 3],
         alpha_grid: vec![0.0; GRID * GRID],
     };
     // Per-cell alpha sums (at most (4096 / 64)^2 * 255 < 2^32 per cell).
@@ -95,6 +102,7 @@ pub(crate) fn scan(img: &RgbaImage, coverage_levels: &[u32; 4]) -> PixelScan {
             for ch in 0..3 {
                 sums.weighted_rgb[ch] += u64::from(run.weighted[ch]);
                 sums.weighted_rgb_sq[ch] += u64::from(run.weighted_sq[ch]);
+                sums.weighted_cross[ch] += u64::from(run.cross[ch]);
             }
             for (total, n) in sums.coverage_counts.iter_mut().zip(run.above) {
                 *total += u64::from(n);

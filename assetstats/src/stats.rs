@@ -14,8 +14,13 @@
 //!   exactly pi in the continuum, whatever `s`; a hard edge adds about `GRID` = 64 per texture width
 //!   of outline (about 0.6 to 1 times that once antialiased), so a hard disc of radius 0.4 is
 //!   near 100 and text or speckle, with their long outlines, far more.
+//! * `chroma_variance`: alpha-weighted variance of the two opponent chroma axes `u = r - g` and
+//!   `v = (r + g) / 2 - b`, averaged: how much the visible *hue and saturation* vary, blind to
+//!   brightness (0 for any grey or white sprite, however its brightness follows its alpha; up to
+//!   about 0.5 for a picture in saturated complementary colours).
 //! * `border_alpha`: mean alpha of the outermost grid cells (the quad's outline).
-//! * `radial_profile` and the numbers read from it (see `profile`).
+//! * `alpha_anisotropy`, `angular_variation`, `thin_fraction`: the alpha's shape (see `shape`).
+//! * `radial_profile` (about the alpha centroid) and the numbers read from it (see `profile`).
 //!
 //! The verdict and `softness` come from these (see `verdict`).
 
@@ -27,6 +32,7 @@ use serde::{Deserialize, Serialize};
 use crate::load::{check_dimensions, decode_rgba, read_texture_bytes};
 use crate::profile::{profile_shape, radial_profile, RADIAL_BINS};
 use crate::scan::{border_alpha, edge_energy, plain_mean_rgb, scan, PixelScan};
+use crate::shape::alpha_shape;
 use crate::verdict::judge;
 use crate::AssetError;
 
@@ -34,7 +40,7 @@ use crate::AssetError;
 pub const COVERAGE_THRESHOLDS: [f32; 4] = [0.05, 0.25, 0.5, 0.9];
 
 /// Version of the statistics' definitions; cached statistics of another version are recomputed.
-pub const STATS_VERSION: u32 = 1;
+pub const STATS_VERSION: u32 = 2;
 
 /// Name used in errors for images that did not come from a file.
 const IN_MEMORY_NAME: &str = "<in-memory image>";
@@ -69,9 +75,15 @@ pub(crate) struct Measurements {
     pub edge_energy: f32,
     pub mean_color: [f32; 3],
     pub color_variance: f32,
+    pub chroma_variance: f32,
     pub coverage: [f32; 4],
     pub radial_profile: [f32; RADIAL_BINS],
     pub border_alpha: f32,
+    pub alpha_centroid: [f32; 2],
+    pub alpha_anisotropy: f32,
+    pub angular_variation: f32,
+    pub thin_fraction: f32,
+    pub spikiness: f32,
 }
 
 /// Statistics of one texture, and the verdict drawn from them. See the module docs for formulas.
@@ -88,14 +100,34 @@ pub struct TextureStats {
     pub edge_energy: f32,
     /// Alpha-weighted mean RGB colour, each in [0, 1].
     pub mean_color: [f32; 3],
-    /// Alpha-weighted colour variance, mean over the RGB channels, in [0, 0.25].
+    /// Alpha-weighted colour variance, mean over the RGB channels, in [0, 0.25] (reported only:
+    /// it follows brightness, so the verdict uses `chroma_variance`).
     pub color_variance: f32,
+    /// Alpha-weighted variance of the opponent chroma axes (hue and saturation, not brightness).
+    #[serde(default)]
+    pub chroma_variance: f32,
     /// Fraction of pixels with alpha above each of [`COVERAGE_THRESHOLDS`].
     pub coverage: [f32; 4],
-    /// Mean alpha in [`RADIAL_BINS`] equal rings from the centre (0) to the middle of a side (1).
+    /// Mean alpha in [`RADIAL_BINS`] equal rings from the alpha centroid (0) to half a texture
+    /// width from it (1).
     pub radial_profile: [f32; RADIAL_BINS],
     /// Mean alpha of the texture's outermost band (1/64 of its size), in [0, 1].
     pub border_alpha: f32,
+    /// Alpha centroid in half-widths from the texture centre (x right, y down).
+    #[serde(default)]
+    pub alpha_centroid: [f32; 2],
+    /// `1 - l2 / l1` of the alpha's second central moments: 0 round, near 1 a line.
+    #[serde(default)]
+    pub alpha_anisotropy: f32,
+    /// Coefficient of variation of the alpha mass over angular sectors about the centroid.
+    #[serde(default)]
+    pub angular_variation: f32,
+    /// Share of the alpha mass a small morphological opening removes (rays, lines, glints).
+    #[serde(default)]
+    pub thin_fraction: f32,
+    /// Longest over median reach of the alpha in narrow sectors about the centroid (rays, spikes).
+    #[serde(default)]
+    pub spikiness: f32,
     /// Largest outward rise of the radial profile as a fraction of its peak (about 1 for a ring).
     pub profile_rise: f32,
     /// Largest fall of the radial profile between neighbouring rings, as a fraction of its peak.
@@ -139,9 +171,15 @@ impl TextureStats {
             edge_energy: m.edge_energy,
             mean_color: m.mean_color,
             color_variance: m.color_variance,
+            chroma_variance: m.chroma_variance,
             coverage: m.coverage,
             radial_profile: m.radial_profile,
             border_alpha: m.border_alpha,
+            alpha_centroid: m.alpha_centroid,
+            alpha_anisotropy: m.alpha_anisotropy,
+            angular_variation: m.angular_variation,
+            thin_fraction: m.thin_fraction,
+            spikiness: m.spikiness,
             profile_rise: shape_numbers.rise,
             profile_max_drop: shape_numbers.max_drop,
             core_halo_ratio: shape_numbers.core_halo_ratio,
@@ -170,8 +208,9 @@ pub(crate) fn measure(img: &RgbaImage) -> Measurements {
     let levels = COVERAGE_THRESHOLDS.map(|t| (t * max).floor() as u32);
     let sums = scan(img, &levels);
     let pixels = (u64::from(img.width()) * u64::from(img.height())) as f64;
-    let (mean_color, color_variance) =
-        if sums.alpha_sum == 0 { (plain_mean_rgb(img), 0.0) } else { colour_moments(&sums) };
+    let (mean_color, color_variance, chroma_variance) =
+        if sums.alpha_sum == 0 { (plain_mean_rgb(img), 0.0, 0.0) } else { colour_moments(&sums) };
+    let shape = alpha_shape(&sums.alpha_grid);
     Measurements {
         width: img.width(),
         height: img.height(),
@@ -179,23 +218,35 @@ pub(crate) fn measure(img: &RgbaImage) -> Measurements {
         edge_energy: edge_energy(&sums.alpha_grid),
         mean_color,
         color_variance,
+        chroma_variance,
         coverage: sums.coverage_counts.map(|n| (n as f64 / pixels) as f32),
-        radial_profile: radial_profile(&sums.alpha_grid),
+        radial_profile: radial_profile(&sums.alpha_grid, shape.centroid),
         border_alpha: border_alpha(&sums.alpha_grid),
+        alpha_centroid: shape.centroid,
+        alpha_anisotropy: shape.anisotropy,
+        angular_variation: shape.angular_variation,
+        thin_fraction: shape.thin_fraction,
+        spikiness: shape.spikiness,
     }
 }
 
-/// Alpha-weighted mean colour and colour variance (see the module docs); needs some alpha.
-fn colour_moments(sums: &PixelScan) -> ([f32; 3], f32) {
+/// Alpha-weighted mean colour, colour variance and chroma variance (see the module docs); needs
+/// some alpha.
+fn colour_moments(sums: &PixelScan) -> ([f32; 3], f32, f32) {
     let max = f64::from(u8::MAX);
     let alpha_sum = sums.alpha_sum as f64;
-    let mut mean = [0.0f32; 3];
-    let mut variance = 0.0f64;
-    for (ch, mean_ch) in mean.iter_mut().enumerate() {
-        let m = sums.weighted_rgb[ch] as f64 / (alpha_sum * max);
-        let m2 = sums.weighted_rgb_sq[ch] as f64 / (alpha_sum * max * max);
-        *mean_ch = m as f32;
-        variance += (m2 - m * m).max(0.0);
-    }
-    (mean, (variance / 3.0) as f32)
+    let mean = |ch: usize| sums.weighted_rgb[ch] as f64 / (alpha_sum * max);
+    let second = |v: u64| v as f64 / (alpha_sum * max * max);
+    let m = [mean(0), mean(1), mean(2)];
+    // Covariance matrix of (r, g, b), alpha-weighted.
+    let var = |ch: usize| (second(sums.weighted_rgb_sq[ch]) - m[ch] * m[ch]).max(0.0);
+    let (vr, vg, vb) = (var(0), var(1), var(2));
+    let crg = second(sums.weighted_cross[0]) - m[0] * m[1];
+    let cgb = second(sums.weighted_cross[1]) - m[1] * m[2];
+    let cbr = second(sums.weighted_cross[2]) - m[2] * m[0];
+    // u = r - g; v = (r + g) / 2 - b.
+    let var_u = vr + vg - 2.0 * crg;
+    let var_v = 0.25 * (vr + vg + 2.0 * crg) + vb - (cbr + cgb);
+    let chroma = (0.5 * (var_u + var_v)).max(0.0);
+    (m.map(|x| x as f32), ((vr + vg + vb) / 3.0) as f32, chroma as f32)
 }

@@ -14,7 +14,10 @@
 //! | `core_halo_ratio` at least [`CORE_HALO_RATIO_MIN`] | sparkles: a bright point with a faint halo | 0.55 for any Gaussian, 0.30 for an exponential falloff |
 //! | `border_alpha` at most [`BORDER_ALPHA_MAX`] | textures that fill the quad: the billboard's square outline shows | soft puffs fade out before the edge |
 //! | `coverage` above alpha 0.9 at most [`OPAQUE_COVERAGE_MAX`] | solid cards (opaque RGB images, grey images) | fog is faint; a puff's opaque core is small |
-//! | `color_variance` at most [`COLOR_VARIANCE_MAX`] | pictures drawn in colour | fog takes one tint, the texture's mean colour |
+//! | `chroma_variance` at most [`CHROMA_VARIANCE_MAX`] | pictures drawn in several hues | fog takes one tint, the texture's mean colour; brightness is left out, so a grey or white sprite passes whatever its shading |
+//! | `alpha_anisotropy` at most [`ANISOTROPY_MAX`] | streaks, flame tongues, slashes, spark lines, traces | a puff is about as wide as tall |
+//! | `angular_variation` at most [`ANGULAR_VARIATION_MAX`] | stars, petals, muzzle flashes, hearts, rays | a puff's outline is about the same in every direction |
+//! | `thin_fraction` at most [`THIN_FRACTION_MAX`] | rays, lines, glints, scratches, strokes | a puff has no structure thinner than a few grid cells |
 //! | `mean_alpha` at least [`MEAN_ALPHA_MIN`] | empty textures | nothing to turn into density |
 //!
 //! The thresholds sit roughly midway (geometrically) between the soft test shapes and the nearest
@@ -24,19 +27,28 @@ use crate::profile::ProfileShape;
 use crate::stats::{Measurements, Shape};
 
 /// Most edge energy ((alpha per texture width)^2) a soft texture may have.
-pub const EDGE_ENERGY_MAX: f32 = 30.0;
+pub const EDGE_ENERGY_MAX: f32 = 22.0;
 /// Largest fall of the radial profile between neighbouring rings (fraction of the peak) for soft.
 pub const PROFILE_DROP_MAX: f32 = 0.45;
 /// Largest outward rise of the radial profile (fraction of the peak) for soft.
-pub const PROFILE_RISE_MAX: f32 = 0.15;
+pub const PROFILE_RISE_MAX: f32 = 0.4;
 /// Smallest half-peak / tenth-peak radius ratio for soft.
-pub const CORE_HALO_RATIO_MIN: f32 = 0.25;
+pub const CORE_HALO_RATIO_MIN: f32 = 0.35;
 /// Largest mean alpha along the texture's border for soft.
 pub const BORDER_ALPHA_MAX: f32 = 0.15;
 /// Largest fraction of pixels above alpha 0.9 for soft.
 pub const OPAQUE_COVERAGE_MAX: f32 = 0.6;
-/// Largest alpha-weighted colour variance (mean over RGB, colour in [0, 1]) for soft.
+/// Largest alpha-weighted colour variance (mean over RGB, colour in [0, 1]) the verdict used
+/// before `chroma_variance` (kept for callers; no longer a check: it follows brightness).
 pub const COLOR_VARIANCE_MAX: f32 = 0.06;
+/// Largest alpha-weighted chroma variance (opponent axes, colour in [0, 1]) for soft.
+pub const CHROMA_VARIANCE_MAX: f32 = 0.03;
+/// Largest alpha anisotropy (`1 - l2 / l1`) for soft.
+pub const ANISOTROPY_MAX: f32 = 0.5;
+/// Largest angular variation (coefficient of variation over the sectors) for soft.
+pub const ANGULAR_VARIATION_MAX: f32 = 0.45;
+/// Largest thin fraction (alpha mass an opening removes) for soft.
+pub const THIN_FRACTION_MAX: f32 = 0.25;
 /// Smallest mean alpha for soft.
 pub const MEAN_ALPHA_MIN: f32 = 0.005;
 
@@ -104,7 +116,7 @@ pub(crate) fn judge(m: &Measurements, profile: &ProfileShape) -> Verdict {
 }
 
 /// The checks of the table in the module docs, in that order.
-fn checks(m: &Measurements, profile: &ProfileShape) -> [Check; 8] {
+fn checks(m: &Measurements, profile: &ProfileShape) -> [Check; 11] {
     [
         Check {
             name: "edge_energy",
@@ -149,11 +161,32 @@ fn checks(m: &Measurements, profile: &ProfileShape) -> [Check; 8] {
             failure: "mostly opaque (a solid card, not a wisp)",
         },
         Check {
-            name: "color_variance",
-            value: m.color_variance,
-            limit: COLOR_VARIANCE_MAX,
+            name: "chroma_variance",
+            value: m.chroma_variance,
+            limit: CHROMA_VARIANCE_MAX,
             at_most: true,
-            failure: "strongly varying colour (a picture, not one tint)",
+            failure: "strongly varying hue (a picture, not one tint)",
+        },
+        Check {
+            name: "alpha_anisotropy",
+            value: m.alpha_anisotropy,
+            limit: ANISOTROPY_MAX,
+            at_most: true,
+            failure: "elongated (a streak, tongue or line)",
+        },
+        Check {
+            name: "angular_variation",
+            value: m.angular_variation,
+            limit: ANGULAR_VARIATION_MAX,
+            at_most: true,
+            failure: "outline varies around the centre (star, petals, rays)",
+        },
+        Check {
+            name: "thin_fraction",
+            value: m.thin_fraction,
+            limit: THIN_FRACTION_MAX,
+            at_most: true,
+            failure: "thin structures (rays, lines, glints)",
         },
         Check {
             name: "mean_alpha",

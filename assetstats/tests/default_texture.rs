@@ -27,6 +27,11 @@ fn shipped_stats_match_a_fresh_computation() {
         ("profile_max_drop", shipped.profile_max_drop, fresh.profile_max_drop),
         ("core_halo_ratio", shipped.core_halo_ratio, fresh.core_halo_ratio),
         ("softness", shipped.softness, fresh.softness),
+        ("chroma_variance", shipped.chroma_variance, fresh.chroma_variance),
+        ("alpha_anisotropy", shipped.alpha_anisotropy, fresh.alpha_anisotropy),
+        ("angular_variation", shipped.angular_variation, fresh.angular_variation),
+        ("thin_fraction", shipped.thin_fraction, fresh.thin_fraction),
+        ("spikiness", shipped.spikiness, fresh.spikiness),
     ];
     for (name, a, b) in pairs {
         assert!(close(a, b), "{name}: shipped {a} vs fresh {b}");

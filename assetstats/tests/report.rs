@@ -25,15 +25,25 @@ fn json_has_exactly_the_documented_fields() {
     assert_eq!(
         keys,
         [
+            "alpha_anisotropy",
+            "angular_variation",
+            "border_alpha",
+            "chroma_variance",
             "color_variance",
+            "core_halo_ratio",
             "edge_energy",
             "file",
             "height",
             "mean_alpha",
             "mean_color",
+            "opaque_coverage",
+            "profile_max_drop",
+            "profile_rise",
             "reasons",
             "shape",
             "softness",
+            "spikiness",
+            "thin_fraction",
             "width"
         ]
     );

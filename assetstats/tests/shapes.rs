@@ -192,7 +192,7 @@ fn a_soft_shape_drawn_in_strong_colours_is_shaped() {
     });
     let s = stats(&painted);
     assert_eq!(s.shape, Shape::Shaped);
-    assert!(s.reasons.iter().any(|r| r.starts_with("color_variance")), "{:?}", s.reasons);
+    assert!(s.reasons.iter().any(|r| r.starts_with("chroma_variance")), "{:?}", s.reasons);
     // A gentle tint over the same alpha stays soft.
     let tinted =
         RgbaImage::from_fn(128, 128, |x, y| Rgba([200 + (x / 4) as u8, 210, 230, soft.get_pixel(x, y)[3]]));

@@ -37,6 +37,7 @@ fn systems() -> Vec<(PartSysData, SystemContext)> {
                 shape_is_soft: i % 5 != 0,
                 mean_alpha: 0.3,
                 is_default_texture: i % 11 == 0,
+                rotationally_symmetric: i % 3 != 0,
             };
             let ctx = SystemContext { texture: Some(texture), live_count: None, ..Default::default() };
             (s, ctx)

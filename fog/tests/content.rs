@@ -107,8 +107,18 @@ fn exclusions_have_unique_ids_and_sentences_with_value_and_limit() {
     let a = classify(&rain.sys, &rain.ctx, &settings);
     let e = fog::Explanation::one_shot(&rain.sys, &a, &settings);
     let fast = e.exclusions.iter().find(|n| n.id == "too_fast").expect("too_fast fired");
-    assert!(fast.sentence.contains(&format!("{:.2} m/s", a.measures.speed_m_per_s)), "{}", fast.sentence);
-    assert!(fast.sentence.contains("1 m/s maximum"), "{}", fast.sentence);
+    assert!(fast.sentence.contains(&format!("{:.1} m/s", a.measures.speed_m_per_s)), "{}", fast.sentence);
+    assert!(fast.sentence.contains("4 m/s ceiling"), "{}", fast.sentence);
+    let sparks = find("campfire sparks");
+    let a = classify(&sparks.sys, &sparks.ctx, &settings);
+    let e = fog::Explanation::one_shot(&sparks.sys, &a, &settings);
+    let streak = e.exclusions.iter().find(|n| n.id == "streaks").expect("streaks fired");
+    let sizes = format!("particles move {:.1} sizes per second", a.measures.sizes_per_s());
+    assert!(
+        streak.sentence.contains(&sizes) && streak.sentence.contains("they streak"),
+        "{}",
+        streak.sentence
+    );
     let puff = find("one-shot smoke puff");
     let a = classify(&puff.sys, &puff.ctx, &settings);
     let e = fog::Explanation::one_shot(&puff.sys, &a, &settings);

@@ -49,6 +49,7 @@ fn ctx_with_score(score: f32) -> SystemContext {
         shape_is_soft: true,
         mean_alpha: 0.3,
         is_default_texture: false,
+        rotationally_symmetric: true,
     };
     SystemContext { texture: Some(texture), ..Default::default() }
 }

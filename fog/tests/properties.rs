@@ -55,8 +55,13 @@ fn any_system() -> impl Strategy<Value = PartSysData> {
 }
 
 fn soft() -> SystemContext {
-    let texture =
-        TextureVerdict { softness: 0.9, shape_is_soft: true, mean_alpha: 0.3, is_default_texture: false };
+    let texture = TextureVerdict {
+        softness: 0.9,
+        shape_is_soft: true,
+        mean_alpha: 0.3,
+        is_default_texture: false,
+        rotationally_symmetric: true,
+    };
     SystemContext { texture: Some(texture), ..Default::default() }
 }
 

@@ -29,7 +29,13 @@ fn input(source: &str, system: PartSysData, texture: &str) -> ReportInput {
 
 /// A soft texture; its factor is smoothstep(0.5, 0.85, softness).
 fn soft(softness: f32) -> TextureVerdict {
-    TextureVerdict { softness, shape_is_soft: true, mean_alpha: 0.3, is_default_texture: false }
+    TextureVerdict {
+        softness,
+        shape_is_soft: true,
+        mean_alpha: 0.3,
+        is_default_texture: false,
+        rotationally_symmetric: true,
+    }
 }
 
 fn fog_on() -> Settings {
@@ -114,6 +120,10 @@ fn text_table_names_each_system_and_its_reasons() {
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("source"));
     assert!(lines[1].starts_with("scene/fog.toml#machine") && lines[1].contains("fog"));
-    assert!(lines[2].starts_with("tiny.lsl:12") && lines[2].contains("too_small"));
-    assert!(lines[3].contains("0.20 m is under the 0.5 m minimum"), "{}", lines[3]);
+    assert!(lines[2].starts_with("    why: ") && lines[3].starts_with("    to change: "), "{text}");
+    let tiny_row = lines.iter().position(|l| l.starts_with("tiny.lsl:12")).expect("tiny row");
+    assert!(lines[tiny_row].contains("too_small"));
+    let why = lines[tiny_row + 1];
+    assert!(why.starts_with("    why: ") && why.contains("0.20 m is under the 0.5 m minimum"), "{why}");
+    assert!(lines[tiny_row + 2].contains("make the particles at least 0.5 m across"), "{text}");
 }

@@ -72,7 +72,7 @@ fn classify_converts_the_fog_machine_and_keeps_the_sparks() {
     assert_eq!(sparks["verdict"], "billboard");
     let exclusions: Vec<&str> =
         sparks["exclusions"].as_array().expect("list").iter().filter_map(|e| e.as_str()).collect();
-    for id in ["additive_blend", "follow_velocity", "too_small", "too_fast", "short_lived"] {
+    for id in ["additive_blend", "follow_velocity", "too_small", "streaks", "short_lived"] {
         assert!(exclusions.contains(&id), "sparks should be excluded as {id}: {exclusions:?}");
     }
 }

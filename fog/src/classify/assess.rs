@@ -128,23 +128,34 @@ pub struct Explanation {
     pub measures: Measures,
     /// The emission term.
     pub emission: f32,
+    /// The deciding reason in plain words (the first exclusion, else the weakest factor).
+    pub decision: String,
+    /// What would change the verdict, for the creator.
+    pub to_change: String,
 }
 
 impl Explanation {
     /// Builds the explanation of an assessment with a given verdict and weight.
     pub fn new(sys: &PartSysData, a: &Assessment, verdict: Verdict, weight: f32) -> Explanation {
+        let exclusions: Vec<ExclusionNote> = a
+            .exclusions
+            .iter()
+            .map(|e| ExclusionNote { id: e.id(), sentence: e.sentence(sys, &a.measures) })
+            .collect();
+        let (decision, to_change) = match (a.exclusions.iter().next(), exclusions.first()) {
+            (Some(e), Some(note)) => (note.sentence.clone(), e.remedy().to_owned()),
+            _ => super::advice::from_factors(&a.factors, verdict),
+        };
         Explanation {
             verdict,
             score: a.score,
             weight,
-            exclusions: a
-                .exclusions
-                .iter()
-                .map(|e| ExclusionNote { id: e.id(), sentence: e.sentence(sys, &a.measures) })
-                .collect(),
+            exclusions,
             factors: a.factors,
             measures: a.measures,
             emission: a.emission,
+            decision,
+            to_change,
         }
     }
 

@@ -14,8 +14,15 @@ use super::SystemContext;
 
 /// Particles smaller than this (time-averaged geometric-mean size) stay billboards, metres.
 pub const MIN_SIZE_M: f32 = 0.5;
-/// Particles faster than this (RMS over life, wind included) stay billboards, m/s.
-pub const MAX_SPEED_M_PER_S: f32 = 1.0;
+/// Particles faster than this (RMS over life, wind included) stay billboards whatever their size,
+/// m/s: genuinely fast content (sparks, rain, water jets).
+pub const MAX_SPEED_M_PER_S: f32 = 4.0;
+/// Particles travelling more than this many of their own sizes per second streak (a 0.05 m spark
+/// at 2 m/s moves 40 sizes a second; a 4 m puff at 2 m/s half a size) and stay billboards, 1/s.
+pub const STREAK_SIZES_PER_S: f32 = 2.0;
+/// Width over height (or height over width) above which a particle is not square, so turning it
+/// with `FOLLOW_VELOCITY` is visible.
+pub const SQUARE_ASPECT_MAX: f32 = 1.25;
 /// Effects living less than this stay billboards, seconds.
 pub const MIN_LIFE_S: f32 = 1.5;
 
@@ -35,12 +42,15 @@ pub enum Exclusion {
     TargetPos,
     /// TARGET_LINEAR: particles on a line to a target (a beam or leash).
     TargetLinear,
-    /// FOLLOW_VELOCITY: sprites aligned with their motion (streaks).
+    /// FOLLOW_VELOCITY on a sprite whose turning shows: a texture that is not rotationally
+    /// symmetric (or unknown), or a particle that is not square.
     FollowVelocity,
     /// Smaller than [`MIN_SIZE_M`].
     TooSmall,
     /// Faster than [`MAX_SPEED_M_PER_S`].
     TooFast,
+    /// More than [`STREAK_SIZES_PER_S`] own sizes per second: streaks rather than drifts.
+    Streaks,
     /// Effect life under [`MIN_LIFE_S`].
     ShortLived,
     /// The texture is shaped (stars, hearts, flames, rings ...).
@@ -59,7 +69,7 @@ pub enum Exclusion {
 
 impl Exclusion {
     /// Every exclusion, in report order.
-    pub const ALL: [Exclusion; 16] = [
+    pub const ALL: [Exclusion; 17] = [
         Exclusion::AdditiveBlend,
         Exclusion::NonNormalBlend,
         Exclusion::Glow,
@@ -69,6 +79,7 @@ impl Exclusion {
         Exclusion::FollowVelocity,
         Exclusion::TooSmall,
         Exclusion::TooFast,
+        Exclusion::Streaks,
         Exclusion::ShortLived,
         Exclusion::ShapedTexture,
         Exclusion::UnknownTexture,
@@ -90,6 +101,7 @@ impl Exclusion {
             Exclusion::FollowVelocity => "follow_velocity",
             Exclusion::TooSmall => "too_small",
             Exclusion::TooFast => "too_fast",
+            Exclusion::Streaks => "streaks",
             Exclusion::ShortLived => "short_lived",
             Exclusion::ShapedTexture => "shaped_texture",
             Exclusion::UnknownTexture => "unknown_texture",
@@ -118,15 +130,24 @@ impl Exclusion {
             Exclusion::TargetLinear => {
                 "TARGET_LINEAR draws a line to a target (beam or leash); stays billboards".into()
             }
-            Exclusion::FollowVelocity => {
-                "FOLLOW_VELOCITY aligns sprites with their motion (streaks); stays billboards".into()
-            }
+            Exclusion::FollowVelocity => "FOLLOW_VELOCITY turns the sprites with their motion, and \
+                 the texture is not round or the particles are not square, so the turning shows; \
+                 stays billboards"
+                .into(),
             Exclusion::TooSmall => {
                 format!("mean particle size {:.2} m is under the {MIN_SIZE_M} m minimum", m.size_m)
             }
             Exclusion::TooFast => format!(
-                "RMS particle speed {:.2} m/s over its life is over the {MAX_SPEED_M_PER_S} m/s maximum",
+                "particles move {:.1} m/s (RMS over their life), over the {MAX_SPEED_M_PER_S} m/s \
+                 ceiling for fast content (sparks, rain, jets)",
                 m.speed_m_per_s
+            ),
+            Exclusion::Streaks => format!(
+                "particles move {:.1} sizes per second ({:.2} m/s for {:.2} m particles): they \
+                 streak rather than drift (limit {STREAK_SIZES_PER_S})",
+                m.sizes_per_s(),
+                m.speed_m_per_s,
+                m.size_m
             ),
             Exclusion::ShortLived => short_lived_sentence(m),
             Exclusion::ShapedTexture => {
@@ -143,6 +164,34 @@ impl Exclusion {
     }
 }
 
+impl Exclusion {
+    /// What a creator could change so this exclusion no longer applies (empty where nothing in the
+    /// content can: settings or attachment points).
+    pub fn remedy(self) -> &'static str {
+        match self {
+            Exclusion::AdditiveBlend | Exclusion::NonNormalBlend => {
+                "use the normal alpha blend (PSYS_PART_BF_SOURCE_ALPHA, PSYS_PART_BF_ONE_MINUS_SOURCE_ALPHA)"
+            }
+            Exclusion::Glow => "set PSYS_PART_START_GLOW and PSYS_PART_END_GLOW to 0",
+            Exclusion::Ribbon => "drop PSYS_PART_RIBBON_MASK",
+            Exclusion::TargetPos | Exclusion::TargetLinear => "drop the target flags",
+            Exclusion::FollowVelocity => {
+                "drop PSYS_PART_FOLLOW_VELOCITY_MASK, or use a round soft texture and square particles"
+            }
+            Exclusion::TooSmall => "make the particles at least 0.5 m across",
+            Exclusion::TooFast => "slow the particles (burst speed, acceleration) under 4 m/s",
+            Exclusion::Streaks => "make the particles larger or slower, under 2 sizes per second",
+            Exclusion::ShortLived => "let the particles (and the source) live at least 1.5 s",
+            Exclusion::ShapedTexture => "use a soft, round puff texture (texture has a hard-edged shape)",
+            Exclusion::UnknownTexture => "wait for the texture to load, or name its file",
+            Exclusion::Attachment => "turn RenderVKParticleFogAttachments on, or rez the emitter in-world",
+            Exclusion::Hud => "HUD particles never become fog",
+            Exclusion::VolumetricFogOff => "turn RenderVKVolumetricFog on",
+            Exclusion::ParticleFogOff => "turn RenderVKParticleFog on",
+        }
+    }
+}
+
 /// The `short_lived` sentence, naming whether the particle or the source is the short one.
 fn short_lived_sentence(m: &Measures) -> String {
     if m.source_life_s < m.particle_life_s {
@@ -153,6 +202,17 @@ fn short_lived_sentence(m: &Measures) -> String {
     } else {
         format!("particle life {:.2} s is under the {MIN_LIFE_S} s minimum", m.life_s)
     }
+}
+
+/// True when the particle is square at start and end (within [`SQUARE_ASPECT_MAX`]).
+fn is_square(sys: &PartSysData) -> bool {
+    let square = |v: glam::Vec2| {
+        let (a, b) = (v.x.abs(), v.y.abs());
+        let (lo, hi) = (a.min(b), a.max(b));
+        hi <= lo * SQUARE_ASPECT_MAX
+    };
+    let part = &sys.part;
+    square(part.start_scale) && (!part.flags.contains(PartFlags::INTERP_SCALE) || square(part.end_scale))
 }
 
 /// A set of exclusions (a bit per [`Exclusion`]); `Copy` and allocation-free.
@@ -199,10 +259,13 @@ impl ExclusionSet {
         set.add_if(flags.intersects(PartFlags::RIBBON), Exclusion::Ribbon);
         set.add_if(flags.intersects(PartFlags::TARGET_POS), Exclusion::TargetPos);
         set.add_if(flags.intersects(PartFlags::TARGET_LINEAR), Exclusion::TargetLinear);
-        set.add_if(flags.intersects(PartFlags::FOLLOW_VELOCITY), Exclusion::FollowVelocity);
+        let turning_shows = !ctx.texture.is_some_and(|t| t.rotationally_symmetric) || !is_square(sys);
+        set.add_if(flags.intersects(PartFlags::FOLLOW_VELOCITY) && turning_shows, Exclusion::FollowVelocity);
         set.add_if(m.size_m.is_nan() || m.size_m < MIN_SIZE_M, Exclusion::TooSmall);
         let speed = m.speed_m_per_s;
         set.add_if(speed.is_nan() || speed > MAX_SPEED_M_PER_S, Exclusion::TooFast);
+        let sizes = m.sizes_per_s();
+        set.add_if(sizes.is_nan() || sizes > STREAK_SIZES_PER_S, Exclusion::Streaks);
         set.add_if(m.life_s.is_nan() || m.life_s < MIN_LIFE_S, Exclusion::ShortLived);
         match &ctx.texture {
             None => set.add_if(true, Exclusion::UnknownTexture),

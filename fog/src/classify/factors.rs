@@ -24,9 +24,9 @@ pub const FAINT_ALPHA_LO: f32 = 0.25;
 /// Mean alpha at or above which `faint` is 0: solid-looking sprites.
 pub const FAINT_ALPHA_HI: f32 = 0.75;
 /// Own sizes travelled per second at or below which `slow` is 1, 1/s.
-pub const SLOW_SIZES_PER_S_LO: f32 = 0.25;
+pub const SLOW_SIZES_PER_S_LO: f32 = 0.5;
 /// Own sizes travelled per second at or above which `slow` is 0, 1/s.
-pub const SLOW_SIZES_PER_S_HI: f32 = 1.0;
+pub const SLOW_SIZES_PER_S_HI: f32 = 2.0;
 /// Effect life at which `long_lived` starts rising, seconds (the `short_lived` limit).
 pub const LONG_LIFE_LO_S: f32 = 1.5;
 /// Effect life at which `long_lived` is 1, seconds.
@@ -72,7 +72,7 @@ pub struct Factors {
 impl Factors {
     /// Computes every factor from the measures, the blend and the texture verdict.
     pub fn compute(m: &Measures, normal_blend: bool, texture: Option<&TextureVerdict>) -> Factors {
-        let sizes_per_s = if m.size_m > 0.0 { m.speed_m_per_s / m.size_m } else { f32::INFINITY };
+        let sizes_per_s = m.sizes_per_s();
         Factors {
             big: smoothstep(BIG_OVERLAP_LO, BIG_OVERLAP_HI, m.overlap),
             faint: 1.0 - smoothstep(FAINT_ALPHA_LO, FAINT_ALPHA_HI, m.alpha),

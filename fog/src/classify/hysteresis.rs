@@ -239,7 +239,9 @@ fn target(converted: bool) -> f32 {
 
 /// The bits of a texture verdict, for exact change detection.
 fn texture_bits(t: &TextureVerdict) -> [u32; 4] {
-    let flags = u32::from(t.shape_is_soft) | u32::from(t.is_default_texture) << 1;
+    let flags = u32::from(t.shape_is_soft)
+        | u32::from(t.is_default_texture) << 1
+        | u32::from(t.rotationally_symmetric) << 2;
     [t.softness.to_bits(), t.mean_alpha.to_bits(), flags, 0]
 }
 

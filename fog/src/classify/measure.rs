@@ -92,6 +92,16 @@ pub struct Measures {
 }
 
 impl Measures {
+    /// Own sizes travelled per second, 1/s (infinite for a zero size): what tells a drift from a
+    /// streak.
+    pub fn sizes_per_s(&self) -> f32 {
+        if self.size_m > 0.0 {
+            self.speed_m_per_s / self.size_m
+        } else {
+            f32::INFINITY
+        }
+    }
+
     /// Typical distance between neighbouring particles, metres: the cube root of the volume per
     /// particle (computed on demand: the score does not need it).
     pub fn spacing_m(&self) -> f32 {

@@ -19,6 +19,7 @@
 //! Viewer facts (patterns, flags, update rules) are from `../shared/reference/sl-particles.md`
 //! sections 3-5; the classification is this project's design.
 
+pub mod advice;
 pub mod assess;
 pub mod exclusion;
 pub mod factors;
@@ -46,7 +47,16 @@ pub struct TextureVerdict {
     pub mean_alpha: f32,
     /// True for the viewer's built-in default particle texture (`pixiesmall.j2c`, reference 7).
     pub is_default_texture: bool,
+    /// True when turning the sprite changes nothing visible: its alpha is round (assetstats'
+    /// `alpha_anisotropy` at most [`SYMMETRIC_ANISOTROPY_MAX`] and `angular_variation` at most
+    /// [`SYMMETRIC_ANGULAR_VARIATION_MAX`]). `FOLLOW_VELOCITY` only excludes where this is false.
+    pub rotationally_symmetric: bool,
 }
+
+/// Largest alpha anisotropy of a texture that turning leaves looking the same.
+pub const SYMMETRIC_ANISOTROPY_MAX: f32 = 0.35;
+/// Largest angular variation of a texture that turning leaves looking the same.
+pub const SYMMETRIC_ANGULAR_VARIATION_MAX: f32 = 0.45;
 
 impl TextureVerdict {
     /// A typical soft smoke puff: a radial Gaussian-like blob covering about a third of its square.
@@ -56,11 +66,17 @@ impl TextureVerdict {
         shape_is_soft: true,
         mean_alpha: ASSUMED_SOFT_MEAN_ALPHA,
         is_default_texture: false,
+        rotationally_symmetric: true,
     };
 
     /// A shaped texture (the report's `--unknown-texture shaped` policy).
-    pub const ASSUMED_SHAPED: TextureVerdict =
-        TextureVerdict { softness: 0.0, shape_is_soft: false, mean_alpha: 1.0, is_default_texture: false };
+    pub const ASSUMED_SHAPED: TextureVerdict = TextureVerdict {
+        softness: 0.0,
+        shape_is_soft: false,
+        mean_alpha: 1.0,
+        is_default_texture: false,
+        rotationally_symmetric: false,
+    };
 
     /// The viewer's default texture (`pixiesmall.j2c`, reference 7), from the statistics
     /// `assetstats` ships for it. Its shape and softness are irrelevant: the default texture counts
@@ -77,6 +93,8 @@ impl From<&TextureStats> for TextureVerdict {
             shape_is_soft: stats.shape == Shape::Soft,
             mean_alpha: stats.mean_alpha,
             is_default_texture: stats.is_default,
+            rotationally_symmetric: stats.alpha_anisotropy <= SYMMETRIC_ANISOTROPY_MAX
+                && stats.angular_variation <= SYMMETRIC_ANGULAR_VARIATION_MAX,
         }
     }
 }

@@ -166,10 +166,13 @@ fn row_json(row: &ReportRow) -> Value {
         "emission": num(e.emission),
         "exclusions": e.exclusions.iter().map(|n| n.id).collect::<Vec<_>>(),
         "reasons": e.exclusions.iter().map(|n| n.sentence.as_str()).collect::<Vec<_>>(),
+        "decision": e.decision,
+        "to_change": e.to_change,
         "factors": factors,
         "measures": {
             "size_m": num(m.size_m),
             "speed_m_per_s": num(m.speed_m_per_s),
+            "sizes_per_s": num(m.sizes_per_s()),
             "life_s": num(m.life_s),
             "alive": num(m.alive),
             "spacing_m": num(m.spacing_m()),
@@ -208,8 +211,12 @@ pub fn report_table(rows: &[ReportRow]) -> String {
             f.alive,
             if ids.is_empty() { "-".to_owned() } else { ids.join(",") }
         );
-        for note in &e.exclusions {
-            let _ = writeln!(out, "    {}: {}", note.id, note.sentence);
+        let _ = writeln!(out, "    why: {}", e.decision);
+        if !e.to_change.is_empty() {
+            let _ = writeln!(out, "    to change: {}", e.to_change);
+        }
+        for note in e.exclusions.iter().skip(1) {
+            let _ = writeln!(out, "    also {}: {}", note.id, note.sentence);
         }
     }
     out

@@ -103,7 +103,7 @@ fn campfire_sparks() -> Case {
         flags: PartFlags::EMISSIVE,
         ..Default::default()
     };
-    Case { name: "campfire sparks", sys: glowing(sparks.build(), 0.2), ctx: ctx(DOT), expect: bb(X::TooFast) }
+    Case { name: "campfire sparks", sys: glowing(sparks.build(), 0.2), ctx: ctx(DOT), expect: bb(X::Streaks) }
 }
 
 /// Campfire: embers drifting up (small, glowing).
@@ -140,7 +140,7 @@ fn firework_burst() -> Case {
         rgb: Vec3::new(1.0, 0.2, 0.8),
         ..Default::default()
     };
-    Case { name: "firework burst", sys: additive(fireworks.build()), ctx: ctx(DOT), expect: bb(X::TooFast) }
+    Case { name: "firework burst", sys: additive(fireworks.build()), ctx: ctx(DOT), expect: bb(X::Streaks) }
 }
 
 /// Welding sparks: velocity-aligned streaks under gravity.
@@ -319,7 +319,7 @@ fn confetti() -> Case {
         flags: 0,
         ..Default::default()
     };
-    case("confetti", confetti, SHAPED, bb(X::TooFast))
+    case("confetti", confetti, SHAPED, bb(X::Streaks))
 }
 
 /// Magic aura: big soft slow puffs but additive blend.

@@ -9,14 +9,29 @@ use glam::{Vec2, Vec3};
 use particles::types::{pattern, PartFlags, PartSysData};
 
 /// A soft smoke-puff texture as assetstats would measure it.
-pub const SMOKE: TextureVerdict =
-    TextureVerdict { softness: 0.85, shape_is_soft: true, mean_alpha: 0.3, is_default_texture: false };
+pub const SMOKE: TextureVerdict = TextureVerdict {
+    softness: 0.85,
+    shape_is_soft: true,
+    mean_alpha: 0.3,
+    is_default_texture: false,
+    rotationally_symmetric: true,
+};
 /// A shaped sprite (heart, star, flame, ring, snowflake, confetti square).
-pub const SHAPED: TextureVerdict =
-    TextureVerdict { softness: 0.2, shape_is_soft: false, mean_alpha: 0.5, is_default_texture: false };
+pub const SHAPED: TextureVerdict = TextureVerdict {
+    softness: 0.2,
+    shape_is_soft: false,
+    mean_alpha: 0.5,
+    is_default_texture: false,
+    rotationally_symmetric: false,
+};
 /// A hard-edged but round dot (rain streak, spark dot): not shaped enough to be excluded by shape.
-pub const DOT: TextureVerdict =
-    TextureVerdict { softness: 0.4, shape_is_soft: true, mean_alpha: 0.4, is_default_texture: false };
+pub const DOT: TextureVerdict = TextureVerdict {
+    softness: 0.4,
+    shape_is_soft: true,
+    mean_alpha: 0.4,
+    is_default_texture: false,
+    rotationally_symmetric: true,
+};
 
 /// Expected outcome.
 #[derive(Clone, Copy, Debug, PartialEq)]

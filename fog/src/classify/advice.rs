@@ -1,0 +1,38 @@
+//! Plain-words advice from the soft factors: which factor decided, and what would change it.
+
+use super::assess::Verdict;
+use super::factors::Factors;
+
+/// The deciding reason and what would change it, when no exclusion fired: for fog, the factor
+/// that keeps the score lowest; for a billboard, the weakest factor and how to raise it.
+pub fn from_factors(f: &Factors, verdict: Verdict) -> (String, String) {
+    let (name, value) =
+        f.named()
+            .into_iter()
+            .fold(("", f32::INFINITY), |best, (n, v)| if v < best.1 { (n, v) } else { best });
+    let (what, raise) = describe(name);
+    match verdict {
+        Verdict::Fog => (
+            "large, faint, slow particles with a soft texture overlap into a volume: they become fog"
+                .to_owned(),
+            format!("the lowest factor is `{name}` at {value:.2}; it would stay billboards with {what}"),
+        ),
+        Verdict::Billboard => {
+            (format!("the soft score is held down by {what} ({value:.2})"), format!("to become fog: {raise}"))
+        }
+    }
+}
+
+/// A factor in plain words, and how a creator raises it.
+fn describe(factor: &str) -> (&'static str, &'static str) {
+    match factor {
+        "big" => ("too little overlap between particles", "more or larger particles closer together"),
+        "faint" => ("particles too opaque", "lower PSYS_PART_START_ALPHA / END_ALPHA"),
+        "slow" => ("particles moving too many sizes per second", "slower or larger particles"),
+        "long_lived" => ("particles living too briefly", "a longer PSYS_PART_MAX_AGE"),
+        "normal_blend" => ("a non-normal blend", "the normal alpha blend"),
+        "soft" => ("a texture that is not a soft puff", "a soft, round puff texture"),
+        "alive" => ("too few particles alive", "a higher burst count or rate"),
+        _ => ("an unknown factor", "a change to the system"),
+    }
+}
