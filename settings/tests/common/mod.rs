@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: a scratch directory and a tracing capture.
 #![allow(dead_code)]
 
+pub mod fuzz;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
