@@ -23,7 +23,7 @@ struct Args {
 /// Settings for subcommands that render or classify: a settings.xml and overrides.
 #[derive(clap::Args, Debug, Default)]
 pub struct SettingsArgs {
-    /// A viewer settings.xml to read settings from (missing file: defaults).
+    /// A viewer settings.xml to read settings from (missing file: defaults; at most 16 MiB).
     #[arg(long = "settings", value_name = "FILE")]
     pub file: Option<PathBuf>,
     /// Override one setting, e.g. `--set RenderVKParticleFog=true`; repeatable, later wins.
@@ -151,7 +151,7 @@ enum Command {
     Render(RenderArgs),
     /// Read and change viewer settings in a settings.xml (LLSD), keeping every other key.
     Settings {
-        /// The settings file.
+        /// The settings file: a regular file of at most 16 MiB (symbolic links are followed).
         #[arg(long, value_name = "FILE", default_value = cli::settings::DEFAULT_FILE, global = true)]
         file: PathBuf,
         #[command(subcommand)]

@@ -57,3 +57,30 @@ fn out_of_range_value_is_refused_with_setting_and_range() {
     assert!(err.contains("RenderVKParticleFogThreshold") && err.contains("0.2..=1"), "{err}");
     assert!(!file.exists(), "a refused set must not create the file");
 }
+
+#[test]
+fn a_device_is_refused_at_once_and_help_states_the_size_cap() {
+    let out = particle_fog(&["settings", "list", "--file", "/dev/zero"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/dev/zero: not a regular file"), "{err}");
+    let help = particle_fog(&["settings", "--help"]);
+    let cap = format!("at most {} MiB", settings::MAX_FILE_BYTES / (1024 * 1024));
+    assert!(String::from_utf8_lossy(&help.stdout).contains(&cap), "--help must state the cap");
+}
+
+#[test]
+fn get_shows_a_viewer_key_as_foreign_and_set_refuses_an_unsaved_setting() {
+    let file = temp_file("foreign");
+    std::fs::write(&file, FOREIGN).expect("write");
+    let f = file.to_str().expect("utf-8 path");
+    let out = particle_fog(&["settings", "get", "RenderAttachedParticles", "--file", f]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("0 (foreign Boolean setting"), "{text}");
+    let out = particle_fog(&["settings", "set", "RenderVKParticleFogDebug", "3", "--file", f]);
+    assert!(!out.status.success(), "nothing is kept, so it must not report success");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not saved") && err.contains("--set RenderVKParticleFogDebug=3"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).ok().as_deref(), Some(FOREIGN), "file untouched");
+}

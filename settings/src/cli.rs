@@ -1,8 +1,8 @@
 //! Text helpers for the `particle-fog settings list|get|set` command and `--set NAME=VALUE`
 //! overrides. They return strings and typed errors; printing and exit codes belong to the binary.
 
-use crate::table::{find_or_err, SettingType, SETTINGS};
-use crate::{Settings, SettingsError, SettingsFile};
+use crate::table::{find, find_or_err, SettingType, SETTINGS};
+use crate::{Llsd, Settings, SettingsError, SettingsFile};
 
 /// One line per setting: name, value (marked `*` when it differs from the default), type, range,
 /// default, and the comment on an indented second line.
@@ -33,6 +33,46 @@ pub fn list_text(file: &SettingsFile) -> String {
 /// The value of one setting as text (`true`, `0.7`, `4096`).
 pub fn get_text(settings: &Settings, name: &str) -> Result<String, SettingsError> {
     settings.get(name).map(|v| v.to_string())
+}
+
+/// `settings get NAME`: the value of one of our settings (`0.7`), or the value a key of the viewer's
+/// that this crate does not own has in the file, marked as foreign:
+/// `300 (foreign S32 setting, shown as stored; particle-fog does not use it)`.
+pub fn get_in_file(file: &SettingsFile, name: &str) -> Result<String, SettingsError> {
+    match (find(name), file.foreign(name)) {
+        (None, Some(entry)) => Ok(foreign_text(entry)),
+        // Ours, or the unknown-setting error with its "did you mean".
+        _ => get_text(&file.settings, name),
+    }
+}
+
+/// A foreign entry's stored value and type, marked as foreign.
+fn foreign_text(entry: &Llsd) -> String {
+    let note = "shown as stored; particle-fog does not use it";
+    match (entry.get("Value"), entry.get("Type")) {
+        (Some(value), Some(Llsd::String(ty))) => {
+            format!("{} (foreign {ty} setting, {note})", value.compact_text())
+        }
+        (Some(value), _) => format!("{} (foreign setting, {note})", value.compact_text()),
+        (None, _) => format!("{} (foreign entry, {note})", entry.compact_text()),
+    }
+}
+
+/// `settings set NAME VALUE`: checks the value, sets it in `file` (so the next save writes only this
+/// key's `Value`) and returns the line to print, `NAME = VALUE`. A `Persist` 0 setting is refused
+/// with [`SettingsError::NotSaved`] (saving it would keep nothing), and a key of the viewer's the
+/// file holds with [`SettingsError::Foreign`] (it is not this crate's to change).
+pub fn set_in_file(file: &mut SettingsFile, name: &str, value_text: &str) -> Result<String, SettingsError> {
+    if find(name).is_none() && file.foreign(name).is_some() {
+        return Err(SettingsError::Foreign { name: name.to_owned() });
+    }
+    let desc = find_or_err(name)?;
+    let value = desc.parse_text(value_text)?;
+    if !desc.persist {
+        return Err(SettingsError::NotSaved { setting: desc.name, value: value_text.trim().to_owned() });
+    }
+    file.set(desc.name, value)?;
+    Ok(format!("{} = {value}", desc.name))
 }
 
 /// Sets one setting from text; the error names the setting and its accepted type or range.

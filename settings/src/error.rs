@@ -17,6 +17,25 @@ pub enum SettingsError {
         /// What the operating system said.
         source: std::io::Error,
     },
+    /// The path is not a regular file (a device such as `/dev/zero`, a pipe, a directory): it is
+    /// refused before reading, since reading it could block or never end.
+    #[error("{path}: not a regular file ({kind}); a settings file must be one")]
+    NotAFile {
+        /// The path as given.
+        path: PathBuf,
+        /// What it is instead, e.g. `a character device`.
+        kind: &'static str,
+    },
+    /// The file is larger than [`crate::MAX_FILE_BYTES`].
+    #[error("{path}: {size} bytes is over the {limit_mib} MiB limit for a settings file")]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size in bytes (at least the limit plus one when it grew while being read).
+        size: u64,
+        /// The limit in MiB.
+        limit_mib: u64,
+    },
     /// The file is not well-formed XML (bad syntax, truncated, not UTF-8).
     #[error("{path}:{line}:{column}: not well-formed XML: {message}")]
     Xml {
@@ -61,6 +80,23 @@ pub enum SettingsError {
         name: String,
         /// The closest known name, if one is close.
         suggestion: Option<&'static str>,
+    },
+    /// A `Persist` 0 setting given to a command that only saves: it would be lost at once.
+    #[error(
+        "{setting} is not saved to settings.xml (Persist 0); nothing was changed. \
+         Give it to a run instead: --set {setting}={value}"
+    )]
+    NotSaved {
+        /// The setting's name.
+        setting: &'static str,
+        /// The value as given.
+        value: String,
+    },
+    /// A viewer setting the file holds but this crate does not own: it is kept as stored.
+    #[error("{name} is a viewer setting particle-fog does not own; it is kept in the file as stored")]
+    Foreign {
+        /// The name as given.
+        name: String,
     },
     /// A value given on the command line or through the live handle is outside the setting's range.
     #[error("{setting}: {value} is outside {range}")]

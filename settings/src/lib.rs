@@ -4,7 +4,8 @@
 //! * [`Settings`]: one documented field per setting (meaning, unit, default, range, cost).
 //! * [`SETTINGS`]: the documentation table, one [`SettingDesc`] per setting, used for name-based
 //!   get/set, validation and persistence.
-//! * [`SettingsFile`]: load/merge/save of `settings.xml`, keeping every key it does not know.
+//! * [`SettingsFile`]: load/merge/save of `settings.xml`, keeping every key it does not know and
+//!   changing only the `Value` of what was set; [`save`] says how a save treats the file system.
 //! * [`SettingsHandle`]: live settings; the renderer checks [`SettingsHandle::version`] once per
 //!   frame and takes a new [`SettingsHandle::snapshot`] when it moved.
 //! * [`cli`]: text helpers for `particle-fog settings list|get|set` and `--set NAME=VALUE`.
@@ -29,15 +30,21 @@
 #![forbid(unsafe_code)]
 
 pub mod cli;
+mod entry;
 mod error;
 mod file;
+mod input;
+mod lines;
 mod live;
 pub mod llsd;
 mod model;
+mod nesting;
+pub mod save;
 mod table;
 
 pub use error::SettingsError;
 pub use file::{SaveMode, SettingsFile};
+pub use input::MAX_FILE_BYTES;
 pub use live::SettingsHandle;
 pub use llsd::Llsd;
 pub use model::{FogDebugMode, Settings};

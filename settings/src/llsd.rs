@@ -57,6 +57,11 @@ pub struct LlsdParseError {
 
 /// The default encoding of `<binary>` in LLSD XML.
 const DEFAULT_BINARY_ENCODING: &str = "base64";
+/// The deepest nesting of `<array>`/`<map>` read, counted from the value being parsed: a settings
+/// entry is a map (1) whose `Value` may be an array of maps (3); the viewer's own files nest at most
+/// four levels. Reading recurses once per level, so the limit also bounds the stack a hostile file
+/// can use (20,000 levels overflowed it); writing, comparing and dropping the tree recurse the same.
+pub const MAX_DEPTH: usize = 64;
 /// Spaces added per nesting level by the pretty writer.
 const INDENT_STEP: usize = 2;
 
@@ -86,12 +91,29 @@ impl Llsd {
         }
     }
 
-    /// Parses one LLSD value element.
+    /// Parses one LLSD value element, nesting at most [`MAX_DEPTH`] levels of `<array>`/`<map>`.
     pub fn from_xml(node: Node<'_, '_>) -> Result<Llsd, LlsdParseError> {
-        let line = line_of(node);
-        let err = |reason: String| LlsdParseError { line, reason };
+        Llsd::from_xml_at(node, 0)
+    }
+
+    /// Parses `node`, which sits `depth` containers below the value [`Llsd::from_xml`] was given.
+    fn from_xml_at(node: Node<'_, '_>, depth: usize) -> Result<Llsd, LlsdParseError> {
+        // The line is looked up only for an error: finding it scans the text before the node.
+        let err = |reason: String| LlsdParseError { line: line_of(node), reason };
+        let name = node.tag_name().name();
+        if matches!(name, "array" | "map") {
+            if depth >= MAX_DEPTH {
+                return Err(err(format!("<{name}> nested deeper than {MAX_DEPTH} levels (the limit)")));
+            }
+            return Ok(if name == "array" {
+                let items = element_children(node).map(|child| Llsd::from_xml_at(child, depth + 1));
+                Llsd::Array(items.collect::<Result<_, _>>()?)
+            } else {
+                Llsd::Map(map_entries_at(node, depth + 1)?)
+            });
+        }
         let text = element_text(node);
-        let value = match node.tag_name().name() {
+        let value = match name {
             "undef" => Llsd::Undef,
             "boolean" => Llsd::Boolean(
                 parse_bool(&text)
@@ -112,11 +134,32 @@ impl Llsd {
                 encoding: node.attribute("encoding").unwrap_or(DEFAULT_BINARY_ENCODING).to_owned(),
                 data: text.split_whitespace().collect(),
             },
-            "array" => Llsd::Array(element_children(node).map(Llsd::from_xml).collect::<Result<_, _>>()?),
-            "map" => Llsd::Map(map_entries(node)?),
             other => return Err(err(format!("<{other}> is not an LLSD element"))),
         };
         Ok(value)
+    }
+
+    /// The value on one line, for showing it to a user: scalars as their text (strings quoted),
+    /// arrays as `[1, 2, 3]`, maps as `{"key": value}`.
+    pub fn compact_text(&self) -> String {
+        match self {
+            Llsd::Undef => "undef".to_owned(),
+            Llsd::Boolean(b) => b.to_string(),
+            Llsd::Integer(i) => i.to_string(),
+            Llsd::Real(r) => format_real(*r),
+            Llsd::String(s) => format!("{s:?}"),
+            Llsd::Uuid(s) | Llsd::Date(s) | Llsd::Uri(s) => s.clone(),
+            Llsd::Binary { encoding, data } => format!("binary({encoding}: {data})"),
+            Llsd::Array(items) => {
+                let items: Vec<String> = items.iter().map(Llsd::compact_text).collect();
+                format!("[{}]", items.join(", "))
+            }
+            Llsd::Map(entries) => {
+                let entries: Vec<String> =
+                    entries.iter().map(|(k, v)| format!("{k:?}: {}", v.compact_text())).collect();
+                format!("{{{}}}", entries.join(", "))
+            }
+        }
     }
 
     /// Writes this value as pretty LLSD XML at `indent` spaces, one element per line.
@@ -166,28 +209,33 @@ pub fn write_map_entry(out: &mut String, key: &str, value: &Llsd, indent: usize)
     value.write_xml(out, indent);
 }
 
-/// Reads the `<key>`/value pairs of a `<map>` element.
+/// Reads the `<key>`/value pairs of a `<map>` element (its values nest at most [`MAX_DEPTH`] levels).
 pub fn map_entries(node: Node<'_, '_>) -> Result<Vec<(String, Llsd)>, LlsdParseError> {
+    map_entries_at(node, 1)
+}
+
+/// Reads the pairs of a `<map>` whose values sit `depth` containers deep.
+fn map_entries_at(node: Node<'_, '_>, depth: usize) -> Result<Vec<(String, Llsd)>, LlsdParseError> {
     let mut entries = Vec::new();
     let mut children = element_children(node);
     while let Some(key_node) = children.next() {
-        let line = line_of(key_node);
         if key_node.tag_name().name() != "key" {
             let found = key_node.tag_name().name();
             let reason = format!("<map> holds <{found}> where a <key> was expected");
-            return Err(LlsdParseError { line, reason });
+            return Err(LlsdParseError { line: line_of(key_node), reason });
         }
         let key = element_text(key_node);
         let value_node = children.next().ok_or_else(|| LlsdParseError {
-            line,
+            line: line_of(key_node),
             reason: format!("<key>{key}</key> has no value after it"),
         })?;
-        entries.push((key, Llsd::from_xml(value_node)?));
+        entries.push((key, Llsd::from_xml_at(value_node, depth)?));
     }
     Ok(entries)
 }
 
-/// The 1-based line where `node` starts.
+/// The 1-based line where `node` starts. This scans the document's text up to the node, so it is
+/// for error messages only; a loop that needs many lines indexes the text once instead.
 pub fn line_of(node: Node<'_, '_>) -> u32 {
     node.document().text_pos_at(node.range().start).row
 }

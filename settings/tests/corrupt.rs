@@ -117,8 +117,8 @@ fn out_of_range_values_are_clamped_with_a_warning_naming_setting_and_range() {
         ("RenderVKParticleFogThreshold", "F32", "<real>3.5</real>", F32(1.0)),
         ("RenderMaxPartCount", "S32", "<integer>10000</integer>", S32(8192)),
         ("RenderVKParticleFogVoxelSize", "F32", "<real>-1</real>", F32(0.025)),
-        // The viewer stores U32 in a 32-bit LLSD integer: -1 is 4294967295, clamped to the max.
-        ("RenderVKVolumetricFogGridZ", "U32", "<integer>-1</integer>", U32(256)),
+        // A negative U32 is out of range as written (-1), not read as its bits (4294967295).
+        ("RenderVKVolumetricFogGridZ", "U32", "<integer>-1</integer>", U32(16)),
     ];
     for (name, ty, value, expected) in cases {
         let capture = Capture::default();

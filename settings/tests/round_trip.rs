@@ -2,20 +2,8 @@
 
 mod common;
 
-use common::{realistic_file, ScratchDir};
+use common::{realistic_file, top_map, ScratchDir};
 use settings::{FogDebugMode, Llsd, SaveMode, SettingsFile, SETTINGS};
-
-/// The top-level map of an LLSD document, parsed independently of `SettingsFile`.
-fn top_map(text: &str) -> Vec<(String, Llsd)> {
-    let doc = roxmltree::Document::parse(text).expect("well-formed XML");
-    let root = doc.root_element();
-    assert_eq!(root.tag_name().name(), "llsd");
-    let map = root.children().find(|n| n.is_element()).expect("<map> under <llsd>");
-    match Llsd::from_xml(map).expect("valid LLSD") {
-        Llsd::Map(entries) => entries,
-        other => panic!("top level is <{}>", other.kind()),
-    }
-}
 
 fn is_ours(name: &str) -> bool {
     SETTINGS.iter().any(|d| d.name == name)
@@ -60,17 +48,20 @@ fn load_set_save_loses_nothing() {
 
     let reloaded = SettingsFile::load(&path).expect("reloads");
     let mut expected = file.settings.clone();
-    // Debug is Persist 0: not written, so it comes back at its default.
-    expected.particle_fog_debug = FogDebugMode::Off;
+    // Debug is Persist 0: the session's 3 is not written; the file's entry (2) stays as it was.
+    expected.particle_fog_debug = FogDebugMode::Bounds;
     assert_eq!(reloaded.settings, expected);
     assert_eq!(reloaded.settings.particle_fog_strength, 2.5);
     assert!(reloaded.settings.particle_fog && reloaded.settings.max_part_count == 8192);
 }
 
 #[test]
-fn saved_entries_use_the_viewers_types_and_skip_defaults_and_non_persistent() {
+fn saved_entries_use_the_viewers_types_and_add_only_changed_persistent_settings() {
     let mut file = SettingsFile::parse("settings.xml", realistic_file()).expect("loads");
     file.settings.particle_fog_attachments = true;
+    file.settings.particle_fog_threshold = 0.65;
+    file.settings.particle_fog_billow = 0.25;
+    file.settings.particle_fog_debug = FogDebugMode::TintAndBounds;
     let saved = top_map(&file.to_xml_string());
     let entry = |name: &str| saved.iter().find(|(n, _)| n == name).map(|(_, v)| v.clone());
 
@@ -79,13 +70,17 @@ fn saved_entries_use_the_viewers_types_and_skip_defaults_and_non_persistent() {
     assert_eq!(fog.get("Type"), Some(&Llsd::String("Boolean".into())));
     assert_eq!(fog.get("Persist"), Some(&Llsd::Integer(1)));
     let threshold = entry("RenderVKParticleFogThreshold").expect("written");
-    assert_eq!(threshold.get("Value"), Some(&Llsd::Real(0.6)), "shortest form of 0.6f32");
+    assert_eq!(threshold.get("Value"), Some(&Llsd::Real(0.65)), "shortest form of 0.65f32");
+    let billow = entry("RenderVKParticleFogBillow").expect("new non-default setting appended");
+    assert_eq!(billow.get("Value"), Some(&Llsd::Real(0.25)));
+    assert_eq!(billow.get("Type"), Some(&Llsd::String("F32".into())));
     let parts = entry("RenderMaxPartCount").expect("written");
     assert_eq!(parts.get("Value"), Some(&Llsd::Integer(8192)));
     assert!(entry("RenderVKParticleFogAttachments").is_some(), "new non-default setting appended");
-    assert!(entry("RenderVKParticleFogDebug").is_none(), "Persist 0 is never written");
-    assert!(entry("RenderVKVolumetricFogHistoryWeight").is_none(), "default value is not written");
-    assert!(entry("RenderVKParticleFogStrength").is_none(), "never set, default");
+    let debug = entry("RenderVKParticleFogDebug").expect("held by the file: kept");
+    assert_eq!(debug.get("Value"), Some(&Llsd::Integer(2)), "Persist 0: the session's value is not written");
+    assert!(entry("RenderVKVolumetricFogHistoryWeight").is_some(), "held by the file at its default: kept");
+    assert!(entry("RenderVKParticleFogStrength").is_none(), "never set, default, not held: not added");
     let names: Vec<&str> = saved.iter().map(|(n, _)| n.as_str()).collect();
     let fog_at = names.iter().position(|n| *n == "RenderVKParticleFog");
     let att_at = names.iter().position(|n| *n == "RenderVKParticleFogAttachments");

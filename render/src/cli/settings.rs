@@ -13,18 +13,18 @@ pub fn list(file: &Path) -> anyhow::Result<String> {
     Ok(cli::list_text(&SettingsFile::open(file)?))
 }
 
-/// `settings get NAME`.
+/// `settings get NAME`: one of ours, or a viewer key the file holds (shown as foreign).
 pub fn get(file: &Path, name: &str) -> anyhow::Result<String> {
-    Ok(cli::get_text(&SettingsFile::open(file)?.settings, name)?)
+    Ok(cli::get_in_file(&SettingsFile::open(file)?, name)?)
 }
 
-/// `settings set NAME VALUE`: validates, then saves atomically (a file that failed to load is never
-/// overwritten).
+/// `settings set NAME VALUE`: validates, then saves atomically, changing only that key's `Value` (a
+/// file that failed to load is never overwritten; a setting that is never saved is refused).
 pub fn set(file: &Path, name: &str, value: &str) -> anyhow::Result<String> {
     let mut f = SettingsFile::open(file)?;
-    cli::set_text(&mut f.settings, name, value)?;
+    let line = cli::set_in_file(&mut f, name, value)?;
     f.save(SaveMode::Normal)?;
-    Ok(format!("{name} = {}", cli::get_text(&f.settings, name)?))
+    Ok(line)
 }
 
 /// The settings a rendering subcommand runs with: the file (if any, missing = defaults), then the

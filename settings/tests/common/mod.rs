@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: a scratch directory and a tracing capture.
 #![allow(dead_code)]
 
+pub mod fuzz;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -41,6 +43,34 @@ impl Drop for ScratchDir {
 /// The text of `testdata/settings.xml`.
 pub fn realistic_file() -> &'static str {
     include_str!("../../testdata/settings.xml")
+}
+
+/// The top-level map of an LLSD document, parsed independently of `SettingsFile`.
+pub fn top_map(text: &str) -> Vec<(String, settings::Llsd)> {
+    let doc = roxmltree::Document::parse(text).expect("well-formed XML");
+    let root = doc.root_element();
+    assert_eq!(root.tag_name().name(), "llsd");
+    let map = root.children().find(|n| n.is_element()).expect("<map> under <llsd>");
+    match settings::Llsd::from_xml(map).expect("valid LLSD") {
+        settings::Llsd::Map(entries) => entries,
+        other => panic!("top level is <{}>", other.kind()),
+    }
+}
+
+/// One top-level `<key>`/entry pair in the viewer's layout: `Comment`, `Persist`, `Type`, `Value`
+/// (the value element given as XML), then `extra` XML (e.g. a `Backup` key and value) verbatim.
+pub fn entry_xml(name: &str, ty: &str, value: &str, extra: &str) -> String {
+    format!(
+        "    <key>{name}</key>\n    <map>\n      <key>Comment</key>\n      <string>The user's own words \
+         for {name}.</string>\n      <key>Persist</key>\n      <integer>1</integer>\n      \
+         <key>Type</key>\n      <string>{ty}</string>\n      <key>Value</key>\n      {value}\n{extra}    \
+         </map>\n"
+    )
+}
+
+/// A settings document holding the given top-level entries (from [`entry_xml`]).
+pub fn document(entries: &[String]) -> String {
+    format!("<?xml version=\"1.0\" ?>\n<llsd>\n<map>\n{}</map>\n</llsd>\n", entries.concat())
 }
 
 /// A minimal tracing subscriber recording every event's level and message.
