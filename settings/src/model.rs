@@ -64,17 +64,19 @@ pub struct Settings {
     /// `RenderVKParticleFog`: master toggle converting fog-like particle systems into volumetric
     /// density. Default: `false`. Cost: brick splat and march, bounded by the brick budget.
     pub particle_fog: bool,
-    /// `RenderVKParticleFogStrength`: multiplier on converted density (dimensionless, 0 hides
-    /// converted systems). Default: `1`. Range: `0..=4`. No cost.
+    /// `RenderVKParticleFogStrength`: multiplier on converted density (dimensionless; 1 = the
+    /// billboards' own opacity, 0 hides converted systems). Each carrier's mass is its
+    /// optical cross-section `size_x * size_y * alpha * tex_mean_alpha * w` times Density times
+    /// Strength. Default: `1`. Range: `0..=4`. No cost.
     pub particle_fog_strength: f32,
     /// `RenderVKParticleFogThreshold`: fog-likeness score (0-1) above which a system converts; it
     /// reverts below threshold - 0.2 and blends in between. Default: `0.7`. Range: `0.2..=1` (the
     /// lower bound keeps the revert level at or above 0). Lower converts more systems.
     pub particle_fog_threshold: f32,
-    /// `RenderVKParticleFogDensity`: extinction of converted fog at full particle opacity, in 1/m,
-    /// before the strength multiplier (1/m over 1 m leaves exp(-1) = 37 % transmittance).
-    /// Default: `1`. Range: `0..=8`. No cost.
-    pub particle_fog_density_per_m: f32,
+    /// `RenderVKParticleFogDensity`: multiplier on the mass converted particles carry
+    /// (dimensionless; 1 = the billboards' own opacity, so the cross-fade keeps the coverage;
+    /// 2 = twice as thick). Default: `1`. Range: `0..=8`. No cost.
+    pub particle_fog_density: f32,
     /// `RenderVKParticleFogBillow`: curl-noise detail strength, the fraction of converted density
     /// modulated by billowing noise (0 = smooth). Default: `0.5`. Range: `0..=1`. Cost: noise lookups
     /// per march step when above 0.
@@ -133,7 +135,7 @@ impl Default for Settings {
             particle_fog: false,
             particle_fog_strength: 1.0,
             particle_fog_threshold: 0.7,
-            particle_fog_density_per_m: 1.0,
+            particle_fog_density: 1.0,
             particle_fog_billow: 0.5,
             particle_fog_billow_scale_m: 2.0,
             particle_fog_billow_speed_m_per_s: 0.3,
@@ -163,7 +165,7 @@ impl Settings {
             "RenderVKParticleFog" => Boolean(self.particle_fog),
             "RenderVKParticleFogStrength" => F32(self.particle_fog_strength),
             "RenderVKParticleFogThreshold" => F32(self.particle_fog_threshold),
-            "RenderVKParticleFogDensity" => F32(self.particle_fog_density_per_m),
+            "RenderVKParticleFogDensity" => F32(self.particle_fog_density),
             "RenderVKParticleFogBillow" => F32(self.particle_fog_billow),
             "RenderVKParticleFogBillowScale" => F32(self.particle_fog_billow_scale_m),
             "RenderVKParticleFogBillowSpeed" => F32(self.particle_fog_billow_speed_m_per_s),
@@ -208,7 +210,7 @@ impl Settings {
             ("RenderVKParticleFog", Boolean(b)) => self.particle_fog = b,
             ("RenderVKParticleFogStrength", F32(x)) => self.particle_fog_strength = x,
             ("RenderVKParticleFogThreshold", F32(x)) => self.particle_fog_threshold = x,
-            ("RenderVKParticleFogDensity", F32(x)) => self.particle_fog_density_per_m = x,
+            ("RenderVKParticleFogDensity", F32(x)) => self.particle_fog_density = x,
             ("RenderVKParticleFogBillow", F32(x)) => self.particle_fog_billow = x,
             ("RenderVKParticleFogBillowScale", F32(x)) => self.particle_fog_billow_scale_m = x,
             ("RenderVKParticleFogBillowSpeed", F32(x)) => self.particle_fog_billow_speed_m_per_s = x,

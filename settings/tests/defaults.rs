@@ -19,7 +19,7 @@ fn every_field_default_matches_the_table_and_every_table_row_is_a_field() {
         particle_fog,
         particle_fog_strength,
         particle_fog_threshold,
-        particle_fog_density_per_m,
+        particle_fog_density,
         particle_fog_billow,
         particle_fog_billow_scale_m,
         particle_fog_billow_speed_m_per_s,
@@ -42,7 +42,7 @@ fn every_field_default_matches_the_table_and_every_table_row_is_a_field() {
     check(s, "RenderVKParticleFog", Boolean(particle_fog));
     check(s, "RenderVKParticleFogStrength", F32(particle_fog_strength));
     check(s, "RenderVKParticleFogThreshold", F32(particle_fog_threshold));
-    check(s, "RenderVKParticleFogDensity", F32(particle_fog_density_per_m));
+    check(s, "RenderVKParticleFogDensity", F32(particle_fog_density));
     check(s, "RenderVKParticleFogBillow", F32(particle_fog_billow));
     check(s, "RenderVKParticleFogBillowScale", F32(particle_fog_billow_scale_m));
     check(s, "RenderVKParticleFogBillowSpeed", F32(particle_fog_billow_speed_m_per_s));

@@ -183,7 +183,7 @@ fn export_density(
         }
         _ => (fog::density::Field::default(), Vec::new()),
     };
-    let scale = settings.particle_fog_density_per_m * settings.particle_fog_strength;
+    let scale = settings.particle_fog_density * settings.particle_fog_strength;
     export::write_files(dir, stem, &field, |p| field.extinction_at(p), &carriers, scale, &camera)?;
     Ok(())
 }

@@ -162,7 +162,7 @@ impl FogSystems {
 
     /// The GPU inputs of every system (`particles.fog_sources`).
     pub fn gpu_sources(&self, settings: &Settings) -> Vec<GpuFogSource> {
-        let scale = settings.particle_fog_density_per_m * settings.particle_fog_strength;
+        let scale = settings.particle_fog_density * settings.particle_fog_strength;
         self.systems
             .iter()
             .zip(&self.weights)
