@@ -37,6 +37,12 @@
 //! INNER/OUTERANGLE clear `SysFlags::USE_NEW_ANGLE` and ANGLE_BEGIN/END set it (reference 3.2).
 //! Every clamp that changes a value adds a warning to the call.
 //!
+//! NaN and infinities (`(float)"nan"`, `(float)"inf"`) are carried the way the wire carries them,
+//! so the descriptor is what a viewer receives and every later stage (JSON, `psys encode`,
+//! classification, the GPU) sees finite numbers: an infinity clamps to its rule's range end like
+//! any out-of-range value, and NaN becomes 0, which is what the codec writes for it in every
+//! fixed-point, colour and glow field (`codec::fixed`). Each is a warning.
+//!
 //! # Reporting conventions
 //!
 //! - A rule whose value is a run-time value is listed in [`LslCall::unresolved`] by its constant name
@@ -52,6 +58,7 @@ mod constants;
 mod eval;
 mod expr;
 mod lexer;
+mod memory;
 mod report;
 mod rules;
 mod script;

@@ -9,7 +9,7 @@
 //! arguments of every `llParticleSystem` / `llLinkParticleSystem` call it meets.
 
 use super::constants::is_link_constant;
-use super::eval::{combine, Env, Eval, Value};
+use super::eval::{Env, Eval, Value};
 use super::expr::{Expr, Parser, TYPE_NAMES};
 use super::lexer::{Tok, Token};
 use super::LslError;
@@ -118,7 +118,10 @@ fn top_level_item(p: &mut Parser<'_>, env: &mut Env, bodies: &mut Vec<Body>) -> 
         let name = second.unwrap_or_default();
         let value = if p.at_punct("=") {
             p.pos += 1;
-            env.eval(&p.expr()?)
+            let at = p.pos;
+            let value = env.eval(&p.expr()?);
+            fatal_check(p, env, at)?;
+            value
         } else {
             Ok(default_value(first.as_deref().unwrap_or_default()))
         };
@@ -213,6 +216,7 @@ fn scan_body(toks: &[Token], body: &Body, globals: &Env, calls: &mut Vec<RawCall
     let slice = &toks[..body.end];
     let mut p = Parser::new(slice, body.start);
     while let Some(tok) = p.peek(0) {
+        fatal_check(&p, &w.env, p.pos)?;
         let at_stmt_start = p.pos == body.start
             || matches!(slice.get(p.pos - 1).map(|t| &t.tok), Some(Tok::Punct(";" | "{" | "}")));
         match tok {
@@ -246,7 +250,19 @@ fn scan_body(toks: &[Token], body: &Body, globals: &Env, calls: &mut Vec<RawCall
         }
         p.pos += 1;
     }
-    Ok(())
+    fatal_check(&p, &w.env, body.end)
+}
+
+/// Turns a fatal evaluation error (a value too large for a script's memory, the work budget
+/// spent) into an error located at token `at`.
+fn fatal_check(p: &Parser<'_>, env: &Env, at: usize) -> Result<(), LslError> {
+    match env.meter.fatal() {
+        Some(message) => {
+            let (line, col) = p.line_col(at);
+            Err(LslError::new(line, col, message))
+        }
+        None => Ok(()),
+    }
 }
 
 fn assignment_op(p: &Parser<'_>) -> Option<&'static str> {
@@ -290,7 +306,7 @@ fn assignment(p: &mut Parser<'_>, w: &mut Walk, name: String, unconditional: boo
     } else if op == "=" {
         rhs
     } else {
-        combine(&op[..1], w.env.eval(&Expr::Ident(name.clone())), rhs)
+        w.env.combine(&op[..1], w.env.eval(&Expr::Ident(name.clone())), rhs)
     };
     w.env.locals.insert(name, value);
 }
