@@ -59,9 +59,11 @@ mod eval;
 mod expr;
 mod lexer;
 mod memory;
+mod preprocess;
 mod report;
 mod rules;
 mod script;
+mod walk;
 
 use serde::Serialize;
 
@@ -131,11 +133,24 @@ pub struct LslCall {
     pub empty: bool,
 }
 
+/// Largest script accepted, bytes of source text: 1 MiB. A compiled script, code and data, fits in
+/// 64 KiB, and the largest public creator scripts surveyed (with Firestorm `#include`s left
+/// unexpanded) are under 41 KB; 1 MiB leaves room for expanded includes and comments while bounding
+/// what a reader of standard input or a device file takes in.
+pub const MAX_SCRIPT_BYTES: usize = 1 << 20;
+
 /// Finds every `llParticleSystem` / `llLinkParticleSystem` call of `script`, in source order, and
-/// resolves its rule list.
+/// resolves its rule list. A script longer than [`MAX_SCRIPT_BYTES`] is refused.
 pub fn import(script: &str) -> Result<Vec<LslCall>, LslError> {
-    let tokens = lexer::lex(script)?;
-    Ok(script::scan(&tokens)?.into_iter().map(build_call).collect())
+    if script.len() > MAX_SCRIPT_BYTES {
+        let message =
+            format!("the script is {} bytes, more than the {MAX_SCRIPT_BYTES} accepted", script.len());
+        return Err(LslError::new(1, 1, message));
+    }
+    let pre = preprocess::preprocess(script)?;
+    let tokens = pre.expand(lexer::tokens(&pre.text)?)?;
+    lexer::check_brackets(&tokens)?;
+    Ok(walk::run(&tokens)?.into_iter().map(build_call).collect())
 }
 
 /// [`import`] as the JSON report the CLI `particle-fog lsl <script.lsl>` prints:

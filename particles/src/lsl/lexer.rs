@@ -74,8 +74,17 @@ impl Cursor {
     }
 }
 
-/// Tokenises `src` and checks that brackets balance.
+/// Tokenises `src` and checks that brackets balance (the importer itself expands macros between
+/// the two steps).
+#[cfg(test)]
 pub fn lex(src: &str) -> Result<Vec<Token>, LslError> {
+    let out = tokens(src)?;
+    check_brackets(&out)?;
+    Ok(out)
+}
+
+/// Tokenises `src` without checking brackets (macro bodies, `#if` conditions).
+pub fn tokens(src: &str) -> Result<Vec<Token>, LslError> {
     let mut cur = Cursor { chars: src.chars().collect(), pos: 0, line: 1, col: 1 };
     let mut out = Vec::new();
     while let Some(c) = cur.peek(0) {
@@ -101,7 +110,6 @@ pub fn lex(src: &str) -> Result<Vec<Token>, LslError> {
             out.push(Token { tok, line, col });
         }
     }
-    check_brackets(&out)?;
     Ok(out)
 }
 
@@ -207,7 +215,7 @@ fn lex_punct(cur: &mut Cursor, line: u32, col: u32) -> Result<Tok, LslError> {
 }
 
 /// Checks that `()`, `[]` and `{}` nest properly.
-fn check_brackets(tokens: &[Token]) -> Result<(), LslError> {
+pub fn check_brackets(tokens: &[Token]) -> Result<(), LslError> {
     let mut stack: Vec<(&str, &Token)> = Vec::new();
     for t in tokens {
         let Tok::Punct(p) = t.tok else { continue };
