@@ -131,6 +131,28 @@ pub struct LslCall {
     pub warnings: Vec<String>,
     /// `llParticleSystem([])`: the call switches the emitter off.
     pub empty: bool,
+    /// The event handler (`default.state_entry`) and the user functions followed to reach the
+    /// call, outermost first; a function no handler reaches is named alone.
+    pub via: Vec<String>,
+}
+
+/// Something the Firestorm preprocessor lines of a script leave unresolved (an `#include`, a
+/// function-like macro, an `#if` condition not understood); the rest is still imported.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ScriptNote {
+    /// 1-based line of the directive.
+    pub line: u32,
+    /// What was left unresolved.
+    pub message: String,
+}
+
+/// A whole script's import: its particle calls and the preprocessor's notes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Import {
+    /// Every particle call, in source order (see [`import`]).
+    pub calls: Vec<LslCall>,
+    /// Preprocessor directives left unresolved.
+    pub notes: Vec<ScriptNote>,
 }
 
 /// Largest script accepted, bytes of source text: 1 MiB. A compiled script, code and data, fits in
@@ -140,8 +162,15 @@ pub struct LslCall {
 pub const MAX_SCRIPT_BYTES: usize = 1 << 20;
 
 /// Finds every `llParticleSystem` / `llLinkParticleSystem` call of `script`, in source order, and
-/// resolves its rule list. A script longer than [`MAX_SCRIPT_BYTES`] is refused.
+/// resolves its rule list. A call reached with different values (a function called from two
+/// handlers that set different globals) is listed once per distinct result. A script longer than
+/// [`MAX_SCRIPT_BYTES`] is refused.
 pub fn import(script: &str) -> Result<Vec<LslCall>, LslError> {
+    Ok(import_script(script)?.calls)
+}
+
+/// [`import`], with the notes of the Firestorm preprocessor lines it could not resolve.
+pub fn import_script(script: &str) -> Result<Import, LslError> {
     if script.len() > MAX_SCRIPT_BYTES {
         let message =
             format!("the script is {} bytes, more than the {MAX_SCRIPT_BYTES} accepted", script.len());
@@ -150,15 +179,25 @@ pub fn import(script: &str) -> Result<Vec<LslCall>, LslError> {
     let pre = preprocess::preprocess(script)?;
     let tokens = pre.expand(lexer::tokens(&pre.text)?)?;
     lexer::check_brackets(&tokens)?;
-    Ok(walk::run(&tokens)?.into_iter().map(build_call).collect())
+    let mut calls: Vec<LslCall> = walk::run(&tokens)?.into_iter().map(build_call).collect();
+    if pre.has_include {
+        for u in calls.iter_mut().flat_map(|c| &mut c.unresolved) {
+            if u.reason.starts_with("unknown identifier") {
+                u.reason.push_str(" (an unresolved #include may define it)");
+            }
+        }
+    }
+    let notes = pre.notes.into_iter().map(|n| ScriptNote { line: n.line, message: n.message }).collect();
+    Ok(Import { calls, notes })
 }
 
-/// [`import`] as the JSON report the CLI `particle-fog lsl <script.lsl>` prints:
+/// [`import_script`] as the JSON report the CLI `particle-fog lsl <script.lsl>` prints:
 /// `{"calls": [{"line", "function", "link", "texture", "descriptor", "hex", "unresolved",
-/// "warnings", "empty"}]}`, where `descriptor` is [`crate::json::DescriptorJson`] and `hex` the
-/// encoded PSYS block (`null` and `""` for an empty call).
+/// "warnings", "empty", "via"}], "notes": [{"line", "message"}]}`, where `descriptor` is
+/// [`crate::json::DescriptorJson`] and `hex` the encoded PSYS block (`null` and `""` for an empty
+/// call).
 pub fn import_report(script: &str) -> Result<serde_json::Value, LslError> {
-    Ok(report::report(&import(script)?))
+    Ok(report::report(&import_script(script)?))
 }
 
 fn build_call(raw: RawCall) -> LslCall {
@@ -171,6 +210,7 @@ fn build_call(raw: RawCall) -> LslCall {
         unresolved: Vec::new(),
         warnings: Vec::new(),
         empty: false,
+        via: raw.via,
     };
     call.link = match raw.link {
         None => None,
