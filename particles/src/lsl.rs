@@ -179,7 +179,17 @@ pub fn import_script(script: &str) -> Result<Import, LslError> {
     let pre = preprocess::preprocess(script)?;
     let tokens = pre.expand(lexer::tokens(&pre.text)?)?;
     lexer::check_brackets(&tokens)?;
-    let mut calls: Vec<LslCall> = walk::run(&tokens)?.into_iter().map(build_call).collect();
+    let mut calls: Vec<LslCall> = Vec::new();
+    let mut sites: Vec<(u32, u32)> = Vec::new();
+    for raw in walk::run(&tokens)? {
+        let site = (raw.line, raw.column);
+        let call = build_call(raw);
+        let seen = sites.iter().zip(&calls).any(|(s, c)| *s == site && same_result(c, &call));
+        if !seen {
+            sites.push(site);
+            calls.push(call);
+        }
+    }
     if pre.has_include {
         for u in calls.iter_mut().flat_map(|c| &mut c.unresolved) {
             if u.reason.starts_with("unknown identifier") {
@@ -198,6 +208,18 @@ pub fn import_script(script: &str) -> Result<Import, LslError> {
 /// call).
 pub fn import_report(script: &str) -> Result<serde_json::Value, LslError> {
     Ok(report::report(&import_script(script)?))
+}
+
+/// Two reports of one call site that a reader could not tell apart: same descriptor, link,
+/// texture and unresolved rules (reasons may differ: "changed in a branch" or "by a handler").
+fn same_result(a: &LslCall, b: &LslCall) -> bool {
+    let rules = |c: &LslCall| c.unresolved.iter().map(|u| u.rule.clone()).collect::<Vec<_>>();
+    a.system == b.system
+        && a.link == b.link
+        && a.texture == b.texture
+        && a.empty == b.empty
+        && a.warnings == b.warnings
+        && rules(a) == rules(b)
 }
 
 fn build_call(raw: RawCall) -> LslCall {

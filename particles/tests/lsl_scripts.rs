@@ -383,3 +383,15 @@ fn preprocessed_scripts_keep_their_lines_for_syntax_errors() {
     let e = import("default {\n#ifdef X\n}").expect_err("open #ifdef");
     assert_eq!(e.line, 2);
 }
+
+#[test]
+fn firestorm_switch_statements_import_with_their_cases_as_branches() {
+    let src = "integer kind = 2;\nfloat age = 1.0;\ndefault { state_entry() {\n\
+               switch (kind) {\n case 1: { age = 3.0; break; }\n case 2: llParticleSystem([PSYS_PART_MAX_AGE, 5.0]); break;\n\
+               default: llParticleSystem([PSYS_PART_MAX_AGE, age]);\n }\n} }";
+    let c = import(src).expect("imports");
+    assert_eq!(c.len(), 2);
+    assert_eq!((c[0].line, c[0].system.part.max_age), (6, 5.0));
+    assert_eq!(c[1].line, 7);
+    assert_eq!(rules_unresolved(&c[1]), vec!["PSYS_PART_MAX_AGE"], "age may be set by case 1");
+}

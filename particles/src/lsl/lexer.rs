@@ -43,10 +43,11 @@ pub struct Token {
 /// Operators of two characters, tried before single characters.
 const PUNCT2: [&str; 14] =
     ["==", "!=", "<=", ">=", "&&", "||", "++", "--", "+=", "-=", "*=", "/=", "%=", "<<"];
-/// Single-character punctuation.
-const PUNCT1: [&str; 23] = [
+/// Single-character punctuation (`:` only appears in Firestorm's `switch` extension:
+/// `case 1:`, `default:`).
+const PUNCT1: [&str; 24] = [
     "+", "-", "*", "/", "%", "=", "!", "<", ">", "&", "|", "^", "~", "(", ")", "[", "]", "{", "}", ",", ";",
-    ".", "@",
+    ".", "@", ":",
 ];
 
 struct Cursor {
@@ -316,6 +317,8 @@ mod tests {
         let e = lex("a\n /* never").expect_err("comment");
         assert_eq!((e.line, e.column), (2, 2));
         let e = lex("a # b").expect_err("bad char");
+        assert_eq!((e.line, e.column), (1, 3));
+        let e = lex("a $ b").expect_err("bad char");
         assert_eq!((e.line, e.column), (1, 3));
     }
 }

@@ -30,6 +30,8 @@ pub enum RawLink {
 pub struct RawCall {
     /// 1-based line of the function name.
     pub line: u32,
+    /// 1-based column of the function name (with the line, names the call site).
+    pub column: u32,
     /// Function name.
     pub function: &'static str,
     /// Link argument (`llLinkParticleSystem` only).
@@ -224,7 +226,7 @@ pub fn particle_call(p: &mut Parser<'_>, env: &Env) -> Result<RawCall, LslError>
             return Err(LslError::new(line, col, msg));
         }
     };
-    Ok(RawCall { line, function, link, rules: env.eval(rules), via: Vec::new() })
+    Ok(RawCall { line, column: col, function, link, rules: env.eval(rules), via: Vec::new() })
 }
 
 fn link_arg(e: &Expr, env: &Env) -> RawLink {

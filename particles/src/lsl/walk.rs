@@ -17,6 +17,8 @@
 //! with every global the script assigns anywhere a run-time value. A particle call reached several
 //! times with the same values is reported once; with different values, once per distinct result.
 //!
+//! Each reach of a call is returned; `import` keeps one report per distinct result.
+//!
 //! Bounds: statements nest at most [`MAX_NESTING`] deep, calls are followed at most
 //! [`MAX_CALL_DEPTH`] deep (recursion is never followed) and at most [`MAX_STEPS`] statements are
 //! walked; past the last two a call's effects are taken as run-time values instead of followed.
@@ -96,20 +98,14 @@ pub fn run(toks: &[Token]) -> Result<Vec<RawCall>, LslError> {
         w.walk_body(h, after_start.clone(), Mode::Straight)?;
     }
     w.walk_unreached()?;
-    Ok(distinct(w.calls))
+    Ok(in_source_order(w.calls))
 }
 
-/// Each call site once per distinct result, sorted by line (ties in walk order).
-fn distinct(calls: Vec<(usize, RawCall)>) -> Vec<RawCall> {
-    let mut kept: Vec<(usize, RawCall)> = Vec::new();
-    for (at, call) in calls {
-        let same = |(k, c): &(usize, RawCall)| *k == at && c.rules == call.rules && c.link == call.link;
-        if !kept.iter().any(same) {
-            kept.push((at, call));
-        }
-    }
-    kept.sort_by_key(|(at, _)| *at);
-    kept.into_iter().map(|(_, c)| c).collect()
+/// The calls in source order (a call site reached several times in walk order; the caller keeps
+/// one per distinct result).
+fn in_source_order(mut calls: Vec<(usize, RawCall)>) -> Vec<RawCall> {
+    calls.sort_by_key(|(at, _)| *at);
+    calls.into_iter().map(|(_, c)| c).collect()
 }
 
 /// Marks every variable in `names` that `env` holds as a run-time value.
@@ -274,6 +270,11 @@ impl Walker<'_> {
             (Some(Tok::Punct("@")), _) => self.label(p, env, mode)?,
             (_, Some("if")) => self.if_statement(p, env, mode)?,
             (_, Some("while" | "for")) => self.loop_statement(p, env, mode)?,
+            (_, Some("switch")) if p.at_punct_at(1, "(") => self.switch_statement(p, env, mode)?,
+            (_, Some("case")) => self.skip_label(p, ":"),
+            (_, Some("default" | "break")) => {
+                self.skip_label(p, if keyword.as_deref() == Some("break") { ";" } else { ":" })
+            }
             (_, Some("do")) => self.do_statement(p, env, mode)?,
             (_, Some("return")) => self.exit_statement(p, env, mode, true)?,
             (_, Some("jump")) => self.exit_statement(p, env, mode, false)?,
@@ -394,6 +395,28 @@ impl Walker<'_> {
         }
         self.side_effects(header..close, env, mode.max(Mode::Maybe))?;
         self.statement(p, env, mode.max(Mode::Maybe))
+    }
+
+    /// Firestorm's `switch (x) { case 1: ... break; default: ... }`: which case runs is taken as
+    /// unknown, so the whole body may run.
+    fn switch_statement(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<(), LslError> {
+        p.pos += 1;
+        let _case_value = self.condition(p, env, mode)?;
+        self.statement(p, env, mode.max(Mode::Maybe))
+    }
+
+    /// `case expr:`, `default:` (inside a `switch`) or `break;`: skipped up to `end`.
+    fn skip_label(&mut self, p: &mut Parser<'_>, end: &str) {
+        while p.peek(0).is_some_and(|t| *t != Tok::Punct(";") && *t != Tok::Punct("{")) {
+            let done = p.at_punct(end);
+            p.pos += 1;
+            if done {
+                return;
+            }
+        }
+        if p.at_punct(";") {
+            p.pos += 1;
+        }
     }
 
     /// `do s while (c);`
