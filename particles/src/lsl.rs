@@ -2,16 +2,26 @@
 //!
 //! # Algorithm
 //!
-//! 1. `lexer`: the whole script is tokenised (comments skipped, strings with escapes, every LSL
-//!    number form) and its brackets checked; a failure is an [`LslError`] with line and column.
-//! 2. `script`: the top level is parsed as LSL's grammar has it (globals, user functions,
-//!    `default` / `state` blocks of event handlers); global initialisers are evaluated in order. Each
-//!    body is then walked, without executing it, tracking local declarations and top-level
-//!    assignments, and every particle call's arguments are parsed (`expr`) and evaluated
-//!    (`eval`). What cannot be known without running the script (function results such as
-//!    `llFrand`/`llGetKey`, parameters, variables assigned in branches or loops, notecard data) is
-//!    *unresolved*, with a reason; it never fails the import.
-//! 3. `rules`: each evaluated rule list is applied pair by pair to `PartSysData::default()` (the LL
+//! 1. `preprocess`: the Firestorm viewer's preprocessor lines (`#define`, `#undef`, `#ifdef`,
+//!    `#ifndef`, `#if`, `#elif`, `#else`, `#endif`, `#include`) are applied line by line, keeping
+//!    every line in place; object-like macros are expanded in the tokens. An `#include` cannot be
+//!    read (the importer has the script's text only) and is listed in [`Import::notes`], like a
+//!    function-like macro; the rest of the script is still imported.
+//! 2. `lexer`: the script is tokenised (comments skipped, strings with escapes, every LSL number
+//!    form) and its brackets checked; a failure is an [`LslError`] with line and column.
+//! 3. `script`: the top level is parsed as LSL's grammar has it (globals, user functions,
+//!    `default` / `state` blocks of event handlers); global initialisers are evaluated in order.
+//! 4. `walk`: each handler is walked statement by statement, without running it: declarations and
+//!    assignments are tracked in source order, a statement calling a user function walks that
+//!    function there (so globals it assigns reach a later particle call), `if` on a constant takes
+//!    one branch, and a branch on a run-time value or a loop makes what it assigns a run-time value.
+//!    `default`'s `state_entry` runs first; later handlers start from the globals it leaves, except
+//!    those another handler changes. Every particle call's arguments are parsed (`expr`) and
+//!    evaluated (`eval`). What cannot be known without running the script (function results such
+//!    as `llFrand`/`llGetKey`, parameters, notecard data) is *unresolved*, with a reason; it never
+//!    fails the import. Lists and strings larger than a script's 64 KiB memory stop the import with
+//!    an error at their statement, as the simulator stops such a script (`memory`).
+//! 5. `rules`: each evaluated rule list is applied pair by pair to `PartSysData::default()` (the LL
 //!    defaults of reference 4.2), later duplicates overwriting earlier ones, with the clamps below.
 //!
 //! # Clamps (Second Life behaviour; where SL and OpenSim differ, SL wins)
@@ -51,8 +61,11 @@
 //!   warning); a rule list that is itself a run-time value as `(rule list)`, and the call's system is
 //!   all defaults.
 //! - `llParticleSystem([])` gives a call with `empty = true` and a default `system` (switch off).
-//! - Limitation: a global variable changed in one handler is not seen by another handler; within a
-//!   body, assignments are tracked in source order.
+//! - A call reached several times (a function called from two handlers) is listed once per
+//!   distinct result, with [`LslCall::via`] naming the handler and functions that reach it.
+//! - Limitations: parameters of user functions are run-time values (arguments are not bound); a
+//!   global changed by one handler is a run-time value in every handler but `default`'s
+//!   `state_entry`; `switch` (a Firestorm extension) takes every case as a possible branch.
 
 mod constants;
 mod eval;
