@@ -2,16 +2,26 @@
 //!
 //! # Algorithm
 //!
-//! 1. `lexer`: the whole script is tokenised (comments skipped, strings with escapes, every LSL
-//!    number form) and its brackets checked; a failure is an [`LslError`] with line and column.
-//! 2. `script`: the top level is parsed as LSL's grammar has it (globals, user functions,
-//!    `default` / `state` blocks of event handlers); global initialisers are evaluated in order. Each
-//!    body is then walked, without executing it, tracking local declarations and top-level
-//!    assignments, and every particle call's arguments are parsed (`expr`) and evaluated
-//!    (`eval`). What cannot be known without running the script (function results such as
-//!    `llFrand`/`llGetKey`, parameters, variables assigned in branches or loops, notecard data) is
-//!    *unresolved*, with a reason; it never fails the import.
-//! 3. `rules`: each evaluated rule list is applied pair by pair to `PartSysData::default()` (the LL
+//! 1. `preprocess`: the Firestorm viewer's preprocessor lines (`#define`, `#undef`, `#ifdef`,
+//!    `#ifndef`, `#if`, `#elif`, `#else`, `#endif`, `#include`) are applied line by line, keeping
+//!    every line in place; object-like macros are expanded in the tokens. An `#include` cannot be
+//!    read (the importer has the script's text only) and is listed in [`Import::notes`], like a
+//!    function-like macro; the rest of the script is still imported.
+//! 2. `lexer`: the script is tokenised (comments skipped, strings with escapes, every LSL number
+//!    form) and its brackets checked; a failure is an [`LslError`] with line and column.
+//! 3. `script`: the top level is parsed as LSL's grammar has it (globals, user functions,
+//!    `default` / `state` blocks of event handlers); global initialisers are evaluated in order.
+//! 4. `walk`: each handler is walked statement by statement, without running it: declarations and
+//!    assignments are tracked in source order, a statement calling a user function walks that
+//!    function there (so globals it assigns reach a later particle call), `if` on a constant takes
+//!    one branch, and a branch on a run-time value or a loop makes what it assigns a run-time value.
+//!    `default`'s `state_entry` runs first; later handlers start from the globals it leaves, except
+//!    those another handler changes. Every particle call's arguments are parsed (`expr`) and
+//!    evaluated (`eval`). What cannot be known without running the script (function results such
+//!    as `llFrand`/`llGetKey`, parameters, notecard data) is *unresolved*, with a reason; it never
+//!    fails the import. Lists and strings larger than a script's 64 KiB memory stop the import with
+//!    an error at their statement, as the simulator stops such a script (`memory`).
+//! 5. `rules`: each evaluated rule list is applied pair by pair to `PartSysData::default()` (the LL
 //!    defaults of reference 4.2), later duplicates overwriting earlier ones, with the clamps below.
 //!
 //! # Clamps (Second Life behaviour; where SL and OpenSim differ, SL wins)
@@ -37,6 +47,12 @@
 //! INNER/OUTERANGLE clear `SysFlags::USE_NEW_ANGLE` and ANGLE_BEGIN/END set it (reference 3.2).
 //! Every clamp that changes a value adds a warning to the call.
 //!
+//! NaN and infinities (`(float)"nan"`, `(float)"inf"`) are carried the way the wire carries them,
+//! so the descriptor is what a viewer receives and every later stage (JSON, `psys encode`,
+//! classification, the GPU) sees finite numbers: an infinity clamps to its rule's range end like
+//! any out-of-range value, and NaN becomes 0, which is what the codec writes for it in every
+//! fixed-point, colour and glow field (`codec::fixed`). Each is a warning.
+//!
 //! # Reporting conventions
 //!
 //! - A rule whose value is a run-time value is listed in [`LslCall::unresolved`] by its constant name
@@ -45,16 +61,22 @@
 //!   warning); a rule list that is itself a run-time value as `(rule list)`, and the call's system is
 //!   all defaults.
 //! - `llParticleSystem([])` gives a call with `empty = true` and a default `system` (switch off).
-//! - Limitation: a global variable changed in one handler is not seen by another handler; within a
-//!   body, assignments are tracked in source order.
+//! - A call reached several times (a function called from two handlers) is listed once per
+//!   distinct result, with [`LslCall::via`] naming the handler and functions that reach it.
+//! - Limitations: parameters of user functions are run-time values (arguments are not bound); a
+//!   global changed by one handler is a run-time value in every handler but `default`'s
+//!   `state_entry`; `switch` (a Firestorm extension) takes every case as a possible branch.
 
 mod constants;
 mod eval;
 mod expr;
 mod lexer;
+mod memory;
+mod preprocess;
 mod report;
 mod rules;
 mod script;
+mod walk;
 
 use serde::Serialize;
 
@@ -122,21 +144,95 @@ pub struct LslCall {
     pub warnings: Vec<String>,
     /// `llParticleSystem([])`: the call switches the emitter off.
     pub empty: bool,
+    /// The event handler (`default.state_entry`) and the user functions followed to reach the
+    /// call, outermost first; a function no handler reaches is named alone.
+    pub via: Vec<String>,
 }
+
+/// Something the Firestorm preprocessor lines of a script leave unresolved (an `#include`, a
+/// function-like macro, an `#if` condition not understood); the rest is still imported.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ScriptNote {
+    /// 1-based line of the directive.
+    pub line: u32,
+    /// What was left unresolved.
+    pub message: String,
+}
+
+/// A whole script's import: its particle calls and the preprocessor's notes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Import {
+    /// Every particle call, in source order (see [`import`]).
+    pub calls: Vec<LslCall>,
+    /// Preprocessor directives left unresolved.
+    pub notes: Vec<ScriptNote>,
+}
+
+/// Largest script accepted, bytes of source text: 1 MiB. A compiled script, code and data, fits in
+/// 64 KiB, and the largest public creator scripts surveyed (with Firestorm `#include`s left
+/// unexpanded) are under 41 KB; 1 MiB leaves room for expanded includes and comments while bounding
+/// what a reader of standard input or a device file takes in.
+pub const MAX_SCRIPT_BYTES: usize = 1 << 20;
 
 /// Finds every `llParticleSystem` / `llLinkParticleSystem` call of `script`, in source order, and
-/// resolves its rule list.
+/// resolves its rule list. A call reached with different values (a function called from two
+/// handlers that set different globals) is listed once per distinct result. A script longer than
+/// [`MAX_SCRIPT_BYTES`] is refused.
 pub fn import(script: &str) -> Result<Vec<LslCall>, LslError> {
-    let tokens = lexer::lex(script)?;
-    Ok(script::scan(&tokens)?.into_iter().map(build_call).collect())
+    Ok(import_script(script)?.calls)
 }
 
-/// [`import`] as the JSON report the CLI `particle-fog lsl <script.lsl>` prints:
+/// [`import`], with the notes of the Firestorm preprocessor lines it could not resolve.
+pub fn import_script(script: &str) -> Result<Import, LslError> {
+    if script.len() > MAX_SCRIPT_BYTES {
+        let message =
+            format!("the script is {} bytes, more than the {MAX_SCRIPT_BYTES} accepted", script.len());
+        return Err(LslError::new(1, 1, message));
+    }
+    let pre = preprocess::preprocess(script)?;
+    let tokens = pre.expand(lexer::tokens(&pre.text)?)?;
+    lexer::check_brackets(&tokens)?;
+    let mut calls: Vec<LslCall> = Vec::new();
+    let mut sites: Vec<(u32, u32)> = Vec::new();
+    for raw in walk::run(&tokens)? {
+        let site = (raw.line, raw.column);
+        let call = build_call(raw);
+        let seen = sites.iter().zip(&calls).any(|(s, c)| *s == site && same_result(c, &call));
+        if !seen {
+            sites.push(site);
+            calls.push(call);
+        }
+    }
+    if pre.has_include {
+        for u in calls.iter_mut().flat_map(|c| &mut c.unresolved) {
+            if u.reason.starts_with("unknown identifier") {
+                u.reason.push_str(" (an unresolved #include may define it)");
+            }
+        }
+    }
+    let notes = pre.notes.into_iter().map(|n| ScriptNote { line: n.line, message: n.message }).collect();
+    Ok(Import { calls, notes })
+}
+
+/// [`import_script`] as the JSON report the CLI `particle-fog lsl <script.lsl>` prints:
 /// `{"calls": [{"line", "function", "link", "texture", "descriptor", "hex", "unresolved",
-/// "warnings", "empty"}]}`, where `descriptor` is [`crate::json::DescriptorJson`] and `hex` the
-/// encoded PSYS block (`null` and `""` for an empty call).
+/// "warnings", "empty", "via"}], "notes": [{"line", "message"}]}`, where `descriptor` is
+/// [`crate::json::DescriptorJson`] and `hex` the encoded PSYS block (`null` and `""` for an empty
+/// call).
 pub fn import_report(script: &str) -> Result<serde_json::Value, LslError> {
-    Ok(report::report(&import(script)?))
+    Ok(report::report(&import_script(script)?))
+}
+
+/// Two reports of one call site that a reader could not tell apart: same descriptor, link,
+/// texture and unresolved rules (reasons may differ: "changed in a branch" or "by a handler").
+fn same_result(a: &LslCall, b: &LslCall) -> bool {
+    let rules = |c: &LslCall| c.unresolved.iter().map(|u| u.rule.clone()).collect::<Vec<_>>();
+    a.system == b.system
+        && a.link == b.link
+        && a.texture == b.texture
+        && a.empty == b.empty
+        && a.warnings == b.warnings
+        && rules(a) == rules(b)
 }
 
 fn build_call(raw: RawCall) -> LslCall {
@@ -149,6 +245,7 @@ fn build_call(raw: RawCall) -> LslCall {
         unresolved: Vec::new(),
         warnings: Vec::new(),
         empty: false,
+        via: raw.via,
     };
     call.link = match raw.link {
         None => None,

@@ -122,3 +122,92 @@ fn damaged_creator_scripts_fail_cleanly_or_import() {
     }
     assert!(errors > 0, "some deletions break the bracket structure");
 }
+
+/// `count` globals, each the previous one joined with itself, after `first`; the script's line of
+/// global `name{k}` is `k + 2` (line 1 declares the first, line 2 is `name0 = first`).
+fn doubling_globals(ty: &str, first: &str, count: usize) -> String {
+    let mut src = format!("{ty} X = {first};\n{ty} X0 = X;\n");
+    for k in 1..=count {
+        src.push_str(&format!("{ty} X{k} = X{} + X{};\n", k - 1, k - 1));
+    }
+    src + "default { state_entry() { llParticleSystem([]); } }\n"
+}
+
+#[test]
+fn a_list_larger_than_a_scripts_memory_is_an_error_at_its_line() {
+    // 8 integers are 32 bytes; X11 = 32 * 2^11 = 65,536 bytes still fits the 64 KiB of a script,
+    // X12 (131,072 bytes, on line 14) does not.
+    let src = doubling_globals("list", "[1, 2, 3, 4, 5, 6, 7, 8]", 14);
+    let e = import(&src).expect_err("X12 does not fit");
+    assert_eq!((e.line, e.column), (14, 12), "{e}"); // `list X12 = ` is 11 characters
+    assert!(e.message.contains("Stack-Heap Collision") && e.message.contains("list"), "{e}");
+    // Thirty doublings (32 GiB if nothing stopped them) end at the same line, quickly.
+    let start = std::time::Instant::now();
+    let e = import(&doubling_globals("list", "[1, 2, 3, 4, 5, 6, 7, 8]", 30)).expect_err("too big");
+    assert_eq!(e.line, 14);
+    assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
+}
+
+#[test]
+fn a_string_larger_than_a_scripts_memory_is_an_error_at_its_line() {
+    // 16 characters are 32 bytes in UTF-16: the same arithmetic as the list of 8 integers.
+    let e = import(&doubling_globals("string", "\"0123456789abcdef\"", 30)).expect_err("too big");
+    assert_eq!(e.line, 14, "{e}");
+    assert!(e.message.contains("string"), "{e}");
+}
+
+#[test]
+fn a_list_doubled_in_a_handler_fails_at_the_statement_that_overflows() {
+    // [1] is 4 bytes; after k doublings 4 * 2^k: k = 14 is 65,536 bytes, k = 15 does not fit.
+    let mut src = "default {\n state_entry() {\n  list a = [1];\n".to_owned();
+    for _ in 0..30 {
+        src.push_str("  a = a + a;\n");
+    }
+    src.push_str("  llParticleSystem(a);\n }\n}\n");
+    let e = import(&src).expect_err("too big");
+    assert_eq!(e.line, 3 + 15, "{e}");
+}
+
+#[test]
+fn copying_a_large_list_many_times_spends_a_bounded_budget() {
+    // X13 is 4 * 2^13 = 32 KiB; 3,000 copies are 96 MiB of values, past the 64 MiB budget.
+    let mut src = doubling_globals("list", "[1]", 13).replace("default {", "default {\n");
+    let body: String = (0..3000).map(|_| "x = X13; ").collect();
+    src = src.replace("llParticleSystem([]);", &format!("list x; {body} llParticleSystem(x);"));
+    let e = import(&src).expect_err("budget");
+    assert!(e.message.contains("too large to import"), "{e}");
+}
+
+#[test]
+fn nan_and_infinity_from_a_script_become_what_the_wire_carries() {
+    let src = r#"default { state_entry() {
+        vector c = <(float)"nan", 0.5, (float)"inf">;
+        llParticleSystem([PSYS_PART_START_COLOR, c,
+            PSYS_SRC_ACCEL, <(float)"-inf", (float)"NaN", 1.0>,
+            PSYS_PART_MAX_AGE, (float)"nan",
+            PSYS_SRC_BURST_SPEED_MAX, (float)"infinity",
+            PSYS_PART_START_GLOW, (float)"nan"]);
+    } }"#;
+    let calls = import(src).expect("imports");
+    let s = &calls[0].system;
+    // NaN is 0 on the wire; an infinity is its rule's range end (colour 1, accel -100, speed 100).
+    assert_eq!(s.part.start_color.truncate(), glam::Vec3::new(0.0, 0.5, 1.0));
+    assert_eq!(s.part_accel, glam::Vec3::new(-100.0, 0.0, 1.0));
+    assert_eq!((s.part.max_age, s.burst_speed_max, s.part.start_glow), (0.0, 100.0, 0.0));
+    let nan_warnings = calls[0].warnings.iter().filter(|w| w.contains("NaN")).count();
+    assert_eq!(nan_warnings, 4, "{:?}", calls[0].warnings);
+    // The report holds numbers only, `psys encode` accepts its descriptor, and the block decodes
+    // to the same values (these are exact on the wire).
+    let report = particles::lsl::import_report(src).expect("report");
+    let descriptor = &report["calls"][0]["descriptor"];
+    let text = serde_json::to_string(descriptor).expect("json");
+    assert!(!text.contains("null"), "{text}");
+    let hex = particles::json::encode_from_json(&text).expect("encodes");
+    assert_eq!(hex, report["calls"][0]["hex"].as_str().expect("hex"));
+    let bytes = particles::codec::parse_hex(&hex).expect("hex");
+    let particles::codec::Decoded::System(d) = particles::codec::decode(&bytes) else {
+        panic!("not a system")
+    };
+    assert_eq!(d.part_accel, s.part_accel);
+    assert_eq!((d.part.max_age, d.burst_speed_max, d.part.start_color.x), (0.0, 100.0, 0.0));
+}

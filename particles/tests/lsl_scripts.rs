@@ -318,3 +318,80 @@ fn invalid_values_are_per_rule_warnings() {
     }
     assert!(c[0].unresolved.is_empty());
 }
+
+#[test]
+fn globals_assigned_by_called_functions_reach_the_particle_call() {
+    let src = script("set_particles.lsl");
+    let c = calls("set_particles.lsl");
+    assert_eq!(c.len(), 5, "{:#?}", c.iter().map(|c| (c.line, &c.unresolved)).collect::<Vec<_>>());
+    assert!(c[0].empty);
+    // SetParticles(); Faster(); SetParticles(); llParticleSystem(Particles);
+    let s = &c[1].system;
+    assert_eq!(c[1].line, line_of(&src, "llParticleSystem(Particles);", 0));
+    assert_eq!(s.part.flags.0, PartFlags::INTERP_COLOR | PartFlags::INTERP_SCALE);
+    assert_eq!(s.part.start_color, Vec4::new(0.3, 0.3, 0.3, 0.8), "DEBUG is FALSE: no red");
+    assert_eq!(s.part.end_color.w, 0.0);
+    assert_eq!((s.part.start_scale, s.part.end_scale), (Vec2::new(0.5, 0.5), Vec2::new(2.5, 2.5)));
+    assert_eq!(s.part.max_age, 6.0);
+    assert_eq!(s.burst_rate, 0.25, "Rate 1.0 divided by 4 in Faster() before the second SetParticles()");
+    assert_eq!(s.burst_speed_max, 0.4, "MaxSpeed is assigned in SetParticles before the list");
+    assert_eq!(s.part_accel, Vec3::new(0.0, 0.0, 0.2), "the else branch of `if (DEBUG)`");
+    assert_eq!(c[1].texture.as_deref(), Some("smoke_puff"));
+    assert!(c[1].unresolved.is_empty() && c[1].warnings.is_empty(), "{:?}", c[1].unresolved);
+    assert_eq!(c[1].via, vec!["default.state_entry"]);
+    // A later handler sees what state_entry left: nothing else assigns Particles.
+    assert_eq!(c[2].line, line_of(&src, "llParticleSystem(Particles);", 1));
+    assert_eq!(c[2].system, c[1].system);
+    assert!(c[3].empty);
+    // Sparks() returns early when gLit is set, which link_message changes: the assignment after the
+    // return may not run, so the list is a run-time value there.
+    assert_eq!(c[4].line, line_of(&src, "llParticleSystem(SparkList);", 0));
+    assert_eq!(rules_unresolved(&c[4]), vec!["(rule list)"]);
+}
+
+#[test]
+fn firestorm_preprocessor_macros_conditionals_and_an_unresolved_include() {
+    let src = script("preprocessor.lsl");
+    let imported = particles::lsl::import_script(&src).expect("imports");
+    let c = &imported.calls;
+    assert_eq!(c.len(), 2);
+    let s = &c[0].system;
+    assert_eq!(s.part.flags.0, PartFlags::EMISSIVE | PartFlags::INTERP_SCALE);
+    assert_eq!(s.burst_rate, 0.05, "#ifdef TRACERGRID");
+    assert_eq!(s.part.start_color, Vec4::new(1.0, 0.8, 0.2, 1.0), "#ifndef COLOR1, continued line");
+    assert_eq!(s.part.start_glow, 0.2, "#elif defined(TRACERGRID) && !defined NOGLOW");
+    assert_eq!(rules_unresolved(&c[0]), vec!["PSYS_PART_END_COLOR"]);
+    let reason = &c[0].unresolved[0].reason;
+    assert!(reason.contains("COLOR_WHITE") && reason.contains("#include"), "{reason}");
+    assert_eq!(c[1].system.burst_rate, 2.0, "#undef and a new #define apply from their line on");
+    let notes: Vec<(u32, &str)> = imported.notes.iter().map(|n| (n.line, n.message.as_str())).collect();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert_eq!(notes[0].0, line_of(&src, "#include", 0));
+    assert!(notes[0].1.contains("LIB\\lib.lsl"));
+    assert_eq!(notes[1].0, line_of(&src, "#define SAY", 0));
+    assert!(notes[1].1.contains("SAY"));
+}
+
+#[test]
+fn preprocessed_scripts_keep_their_lines_for_syntax_errors() {
+    let src = "#define A 1\n#ifdef A\n#else\nthis line is not lexed: # $\n#endif\n\
+               default { state_entry() { llParticleSystem([A, 2.0); } }";
+    let e = import(src).expect_err("mismatched bracket");
+    assert_eq!((e.line, e.column), (6, 51), "{e}"); // the `)` after `2.0`
+    let e = import("#if 1\n#error no viewer would compile this\n#endif").expect_err("#error");
+    assert_eq!(e.line, 2);
+    let e = import("default {\n#ifdef X\n}").expect_err("open #ifdef");
+    assert_eq!(e.line, 2);
+}
+
+#[test]
+fn firestorm_switch_statements_import_with_their_cases_as_branches() {
+    let src = "integer kind = 2;\nfloat age = 1.0;\ndefault { state_entry() {\n\
+               switch (kind) {\n case 1: { age = 3.0; break; }\n case 2: llParticleSystem([PSYS_PART_MAX_AGE, 5.0]); break;\n\
+               default: llParticleSystem([PSYS_PART_MAX_AGE, age]);\n }\n} }";
+    let c = import(src).expect("imports");
+    assert_eq!(c.len(), 2);
+    assert_eq!((c[0].line, c[0].system.part.max_age), (6, 5.0));
+    assert_eq!(c[1].line, 7);
+    assert_eq!(rules_unresolved(&c[1]), vec!["PSYS_PART_MAX_AGE"], "age may be set by case 1");
+}

@@ -144,8 +144,9 @@ enum Command {
     },
     /// Import every llParticleSystem / llLinkParticleSystem call of an LSL script as JSON.
     Lsl {
-        /// The script.
-        script: PathBuf,
+        /// The script: a regular file of at most 1 MiB (1,048,576 bytes) of UTF-8 text, or `-`
+        /// for standard input (same limit).
+        script: String,
     },
     /// Render a scene to PNG images and print per-pass GPU timings.
     Render(RenderArgs),

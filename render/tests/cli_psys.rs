@@ -82,3 +82,63 @@ fn lsl_imports_a_script_and_reports_a_syntax_error_with_its_position() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("line 3"), "error names the line: {err}");
 }
+
+fn particle_fog_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_particle-fog"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // The reader may stop early (over the cap): a broken pipe here is expected then.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    child.wait_with_output().expect("wait")
+}
+
+#[test]
+fn lsl_reads_standard_input_for_a_dash() {
+    let script = b"default { state_entry() { llParticleSystem([PSYS_PART_MAX_AGE, 7.0]); } }";
+    let out = particle_fog_stdin(&["lsl", "-"], script);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v["calls"][0]["descriptor"]["particle"]["max_age"].as_f64(), Some(7.0));
+    let bad = particle_fog_stdin(&["lsl", "-"], b"default { state_entry() { llParticleSystem([); } }");
+    assert_eq!(bad.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("<stdin>: line 1"));
+}
+
+#[test]
+fn lsl_refuses_devices_directories_and_scripts_over_one_mebibyte() {
+    let cap = 1 << 20;
+    for path in ["/dev/zero", "/tmp"] {
+        let out = particle_fog(&["lsl", path]);
+        assert!(!out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("not a regular file"), "{path}: {err}");
+    }
+    let dir = std::env::temp_dir().join(format!("pf-cli-lsl-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let big = dir.join("big.lsl");
+    // A comment line of exactly the cap, plus a call: one byte too many.
+    let mut text = "/".repeat(cap - 1) + "\n";
+    text.push_str("default { state_entry() { llParticleSystem([]); } }");
+    std::fs::write(&big, &text).expect("write");
+    let out = particle_fog(&["lsl", big.to_str().expect("utf-8")]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("limited to 1048576"));
+    let out = particle_fog_stdin(&["lsl", "-"], text.as_bytes());
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("limited to 1048576"));
+    // At the cap exactly, the script imports.
+    let at_cap = "/".repeat(cap - 60) + "\ndefault { state_entry() { llParticleSystem([]); } }";
+    let at_cap = at_cap.clone() + &" ".repeat(cap - at_cap.len());
+    std::fs::write(&big, &at_cap).expect("write");
+    let out = particle_fog(&["lsl", big.to_str().expect("utf-8")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let help = String::from_utf8_lossy(&particle_fog(&["lsl", "--help"]).stdout).into_owned();
+    assert!(help.contains("1 MiB") && help.contains("standard input"), "{help}");
+    std::fs::remove_dir_all(&dir).ok();
+}

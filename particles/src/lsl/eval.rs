@@ -14,6 +14,7 @@ use std::collections::HashMap;
 
 use super::constants;
 use super::expr::Expr;
+use super::memory::{item_bytes, Meter};
 
 /// A known LSL value.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,6 +71,8 @@ pub struct Env {
     pub globals: HashMap<String, Eval>,
     /// Locals and parameters of the current handler or function.
     pub locals: HashMap<String, Eval>,
+    /// The import's memory checks and work budget, shared by every clone.
+    pub meter: Meter,
 }
 
 impl Env {
@@ -80,21 +83,55 @@ impl Env {
         constants::lookup(name).ok_or_else(|| format!("unknown identifier `{name}`"))
     }
 
-    /// Evaluates `e` in this environment.
+    /// Evaluates `e` in this environment. Every list or string built is checked against the
+    /// memory a script has; after a fatal error (see [`Meter`]) nothing more is evaluated.
     pub fn eval(&self, e: &Expr) -> Eval {
+        if let Some(fatal) = self.meter.fatal() {
+            return Err(fatal);
+        }
+        let v = self.eval_node(e)?;
+        self.meter.admit(&v)?;
+        Ok(v)
+    }
+
+    /// `a op b` on evaluated operands (also used for `+=` and the other compound assignments),
+    /// checked like [`Env::eval`].
+    pub fn combine(&self, op: &str, a: Eval, b: Eval) -> Eval {
+        if let Some(fatal) = self.meter.fatal() {
+            return Err(fatal);
+        }
+        let v = combine(op, a, b)?;
+        self.meter.admit(&v)?;
+        Ok(v)
+    }
+
+    fn eval_node(&self, e: &Expr) -> Eval {
         match e {
             Expr::Int(i) => Ok(Value::Int(*i)),
             Expr::Float(f) => Ok(Value::Float(*f)),
             Expr::Str(s) => Ok(Value::Str(s.clone())),
             Expr::Ident(name) => self.lookup(name),
             Expr::Vector(items) => self.vector(items),
-            Expr::List(items) => Ok(Value::List(items.iter().flat_map(|i| self.list_item(i)).collect())),
+            Expr::List(items) => self.list(items),
             Expr::Call(name) => Err(format!("run-time value: {name}(...)")),
             Expr::Cast(ty, inner) => cast(ty, self.eval(inner)?),
             Expr::Unary(op, inner) => unary(op, self.eval(inner)?),
             Expr::Binary(op, a, b) => self.binary(op, a, b),
             Expr::Member(inner, field) => member(self.eval(inner)?, field),
         }
+    }
+
+    /// A list literal, checked element by element so that it never grows past a script's memory.
+    fn list(&self, exprs: &[Expr]) -> Eval {
+        let mut items = Vec::new();
+        let mut bytes = 0;
+        for e in exprs {
+            let part = self.list_item(e);
+            bytes += part.iter().map(item_bytes).sum::<usize>();
+            self.meter.fits("list", bytes)?;
+            items.extend(part);
+        }
+        Ok(Value::List(items))
     }
 
     fn list_item(&self, e: &Expr) -> Vec<Item> {
@@ -126,8 +163,8 @@ impl Env {
     }
 }
 
-/// `a op b` on evaluated operands (also used for `+=` and the other compound assignments).
-pub fn combine(op: &str, a: Eval, b: Eval) -> Eval {
+/// `a op b` on evaluated operands.
+fn combine(op: &str, a: Eval, b: Eval) -> Eval {
     if op == "+" {
         if let Some(joined) = join_lists(&a, &b) {
             return Ok(joined);

@@ -79,11 +79,6 @@ impl<'a> Parser<'a> {
         self.toks.get(self.pos + ahead).map(|t| &t.tok)
     }
 
-    /// The token at absolute index `i`, if any.
-    pub fn token(&self, i: usize) -> Option<&'a Tok> {
-        self.toks.get(i).map(|t| &t.tok)
-    }
-
     /// Line and column of the token at absolute index `i` (or of the last token).
     pub fn line_col(&self, i: usize) -> (u32, u32) {
         self.toks.get(i).or_else(|| self.toks.last()).map_or((1, 1), |t| (t.line, t.col))

@@ -43,10 +43,11 @@ pub struct Token {
 /// Operators of two characters, tried before single characters.
 const PUNCT2: [&str; 14] =
     ["==", "!=", "<=", ">=", "&&", "||", "++", "--", "+=", "-=", "*=", "/=", "%=", "<<"];
-/// Single-character punctuation.
-const PUNCT1: [&str; 23] = [
+/// Single-character punctuation (`:` only appears in Firestorm's `switch` extension:
+/// `case 1:`, `default:`).
+const PUNCT1: [&str; 24] = [
     "+", "-", "*", "/", "%", "=", "!", "<", ">", "&", "|", "^", "~", "(", ")", "[", "]", "{", "}", ",", ";",
-    ".", "@",
+    ".", "@", ":",
 ];
 
 struct Cursor {
@@ -74,8 +75,17 @@ impl Cursor {
     }
 }
 
-/// Tokenises `src` and checks that brackets balance.
+/// Tokenises `src` and checks that brackets balance (the importer itself expands macros between
+/// the two steps).
+#[cfg(test)]
 pub fn lex(src: &str) -> Result<Vec<Token>, LslError> {
+    let out = tokens(src)?;
+    check_brackets(&out)?;
+    Ok(out)
+}
+
+/// Tokenises `src` without checking brackets (macro bodies, `#if` conditions).
+pub fn tokens(src: &str) -> Result<Vec<Token>, LslError> {
     let mut cur = Cursor { chars: src.chars().collect(), pos: 0, line: 1, col: 1 };
     let mut out = Vec::new();
     while let Some(c) = cur.peek(0) {
@@ -101,7 +111,6 @@ pub fn lex(src: &str) -> Result<Vec<Token>, LslError> {
             out.push(Token { tok, line, col });
         }
     }
-    check_brackets(&out)?;
     Ok(out)
 }
 
@@ -207,7 +216,7 @@ fn lex_punct(cur: &mut Cursor, line: u32, col: u32) -> Result<Tok, LslError> {
 }
 
 /// Checks that `()`, `[]` and `{}` nest properly.
-fn check_brackets(tokens: &[Token]) -> Result<(), LslError> {
+pub fn check_brackets(tokens: &[Token]) -> Result<(), LslError> {
     let mut stack: Vec<(&str, &Token)> = Vec::new();
     for t in tokens {
         let Tok::Punct(p) = t.tok else { continue };
@@ -308,6 +317,8 @@ mod tests {
         let e = lex("a\n /* never").expect_err("comment");
         assert_eq!((e.line, e.column), (2, 2));
         let e = lex("a # b").expect_err("bad char");
+        assert_eq!((e.line, e.column), (1, 3));
+        let e = lex("a $ b").expect_err("bad char");
         assert_eq!((e.line, e.column), (1, 3));
     }
 }

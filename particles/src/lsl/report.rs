@@ -4,7 +4,8 @@
 //! {"calls": [{"line": 12, "function": "llParticleSystem", "link": null, "texture": "smoke",
 //!             "descriptor": {"system": {...}, "particle": {...}}, "hex": "...",
 //!             "unresolved": [{"rule": "PSYS_SRC_BURST_RATE", "reason": "run-time value: llFrand(...)"}],
-//!             "warnings": [], "empty": false}]}
+//!             "warnings": [], "empty": false, "via": ["default.state_entry", "SetParticles"]}],
+//!  "notes": [{"line": 3, "message": "#include \"lib.lsl\" not read: names it defines are unknown"}]}
 //! ```
 //!
 //! `descriptor` is [`DescriptorJson`] (the codec's descriptor form) and `hex` the PSYS block the
@@ -14,13 +15,16 @@
 
 use serde_json::{json, Value};
 
-use super::LslCall;
+use super::{Import, LslCall};
 use crate::codec::{encode, to_hex};
 use crate::json::DescriptorJson;
 
-/// The report object for `calls`.
-pub fn report(calls: &[LslCall]) -> Value {
-    json!({ "calls": calls.iter().map(call_json).collect::<Vec<_>>() })
+/// The report object of an import.
+pub fn report(import: &Import) -> Value {
+    json!({
+        "calls": import.calls.iter().map(call_json).collect::<Vec<_>>(),
+        "notes": import.notes,
+    })
 }
 
 fn call_json(c: &LslCall) -> Value {
@@ -41,5 +45,6 @@ fn call_json(c: &LslCall) -> Value {
         "unresolved": unresolved,
         "warnings": c.warnings,
         "empty": c.empty,
+        "via": c.via,
     })
 }

@@ -153,8 +153,14 @@ fn set_angle_flag(s: &mut PartSysData, code: i32, radians: f32) {
     };
 }
 
-/// Clamps `v` to `[lo, hi]`, warning when it had to.
+/// Clamps `v` to `[lo, hi]`, warning when it had to. NaN becomes 0, the value the wire carries
+/// for it (`codec::fixed` and the colour/glow bytes encode NaN as 0); infinities clamp to the range
+/// ends like any other out-of-range value. Every range here contains 0.
 fn clamp(out: &mut Applied, name: &str, v: f32, lo: f32, hi: f32) -> f32 {
+    if v.is_nan() {
+        out.warnings.push(format!("{name} is NaN (not a number); the wire carries it as 0"));
+        return 0.0;
+    }
     let c = v.clamp(lo, hi);
     if c != v {
         out.warnings.push(format!("{name} {v} clamped to {c}"));

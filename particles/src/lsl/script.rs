@@ -1,21 +1,20 @@
-//! Script structure: globals, functions, states and event handlers, and the particle calls in them.
+//! Script structure: globals, functions, states and event handlers.
 //!
-//! Pass 1 walks the top level (LSL grammar: global variables, user functions, `default { ... }` and
-//! `state name { ... }` blocks of event handlers) and evaluates the global initialisers in order.
-//! Pass 2 walks each handler or function body token by token. It does not execute the body: it
-//! records local declarations and top-level assignments in source order (an assignment inside a
-//! branch, a loop header or after `if (...)`/`else` makes the variable a run-time value, as do `++`,
-//! `--` and compound assignments there), treats parameters as run-time values, and evaluates the
-//! arguments of every `llParticleSystem` / `llLinkParticleSystem` call it meets.
+//! The top level is read as LSL's grammar has it (global variables, user functions,
+//! `default { ... }` and `state name { ... }` blocks of event handlers) and the global initialisers
+//! are evaluated in order. The bodies are walked afterwards by `walk`, which finds the particle
+//! calls; this module also holds the parsing of one particle call.
+
+use std::collections::HashMap;
 
 use super::constants::is_link_constant;
-use super::eval::{combine, Env, Eval, Value};
+use super::eval::{Env, Eval, Value};
 use super::expr::{Expr, Parser, TYPE_NAMES};
 use super::lexer::{Tok, Token};
 use super::LslError;
 
 /// The particle functions this importer looks for.
-const PARTICLE_FUNCTIONS: [&str; 2] = ["llParticleSystem", "llLinkParticleSystem"];
+pub const PARTICLE_FUNCTIONS: [&str; 2] = ["llParticleSystem", "llLinkParticleSystem"];
 
 /// The link argument of a call.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,94 +30,90 @@ pub enum RawLink {
 pub struct RawCall {
     /// 1-based line of the function name.
     pub line: u32,
+    /// 1-based column of the function name (with the line, names the call site).
+    pub column: u32,
     /// Function name.
     pub function: &'static str,
     /// Link argument (`llLinkParticleSystem` only).
     pub link: Option<RawLink>,
     /// The rule list.
     pub rules: Eval,
+    /// The handler (`default.state_entry`) and the user functions followed to reach the call,
+    /// outermost first; a function walked on its own is named alone.
+    pub via: Vec<String>,
 }
 
-/// A handler or function body: parameter names and the token range inside its braces.
-struct Body {
-    params: Vec<String>,
-    start: usize,
-    end: usize,
+/// A handler or function body: its name, parameter names and the token range inside its braces.
+#[derive(Clone, Debug)]
+pub struct Body {
+    /// `state.event` for a handler, the function name for a user function.
+    pub name: String,
+    /// Parameter names.
+    pub params: Vec<String>,
+    /// First token inside the braces.
+    pub start: usize,
+    /// Index of the closing brace.
+    pub end: usize,
 }
 
-/// Finds and evaluates every particle call in `toks` (already bracket-checked).
-pub fn scan(toks: &[Token]) -> Result<Vec<RawCall>, LslError> {
-    let mut env = Env::default();
-    let mut bodies = Vec::new();
+/// A parsed script: globals after their initialisers, user functions, event handlers.
+#[derive(Debug, Default)]
+pub struct Program {
+    /// Globals as initialised (locals empty).
+    pub env: Env,
+    /// User functions by name.
+    pub functions: HashMap<String, Body>,
+    /// Event handlers in source order.
+    pub handlers: Vec<Body>,
+}
+
+/// Reads the top level of `toks` (already bracket-checked).
+pub fn parse(toks: &[Token]) -> Result<Program, LslError> {
+    let mut prog = Program::default();
     let mut p = Parser::new(toks, 0);
     while p.peek(0).is_some() {
-        top_level_item(&mut p, &mut env, &mut bodies)?;
+        top_level_item(&mut p, &mut prog)?;
     }
-    mark_changed_globals(toks, &bodies, &mut env);
-    let mut calls = Vec::new();
-    for body in &bodies {
-        scan_body(toks, body, &env, &mut calls)?;
-    }
-    calls.sort_by_key(|c| c.line);
-    Ok(calls)
+    Ok(prog)
 }
 
-/// A global assigned (or incremented) in any body is a run-time value everywhere: which handler runs
-/// first is not known from the text. Within a body, a tracked assignment makes it known again.
-fn mark_changed_globals(toks: &[Token], bodies: &[Body], env: &mut Env) {
-    let tok = |i: Option<usize>| i.and_then(|i| toks.get(i)).map(|t| &t.tok);
-    for body in bodies {
-        for i in body.start..body.end {
-            let Some(Tok::Ident(name)) = tok(Some(i)) else {
-                continue;
-            };
-            if !env.globals.contains_key(name) {
-                continue;
-            }
-            let next = tok(Some(i + 1));
-            let prev = tok(i.checked_sub(1));
-            let assigned =
-                matches!(next, Some(Tok::Punct("=" | "+=" | "-=" | "*=" | "/=" | "%=" | "++" | "--")))
-                    || matches!(prev, Some(Tok::Punct("++" | "--")));
-            if assigned && !matches!(prev, Some(Tok::Punct("."))) {
-                let reason = format!("run-time value: global `{name}` is changed by the script");
-                env.globals.insert(name.clone(), Err(reason));
-            }
-        }
-    }
-}
-
-fn ident(p: &Parser<'_>, ahead: usize) -> Option<String> {
+/// The identifier `ahead` tokens on, if any.
+pub fn ident(p: &Parser<'_>, ahead: usize) -> Option<String> {
     match p.peek(ahead) {
         Some(Tok::Ident(s)) => Some(s.clone()),
         _ => None,
     }
 }
 
-fn is_type(name: &Option<String>) -> bool {
+/// True when `name` is an LSL type keyword.
+pub fn is_type(name: &Option<String>) -> bool {
     name.as_deref().is_some_and(|n| TYPE_NAMES.contains(&n))
 }
 
-fn top_level_item(p: &mut Parser<'_>, env: &mut Env, bodies: &mut Vec<Body>) -> Result<(), LslError> {
+fn top_level_item(p: &mut Parser<'_>, prog: &mut Program) -> Result<(), LslError> {
     let first = ident(p, 0);
     let second = ident(p, 1);
-    match first.as_deref() {
-        Some("default") => {
+    match (first.as_deref(), second.clone()) {
+        (Some("default"), _) => {
             p.pos += 1;
-            return state_block(p, bodies);
+            return state_block(p, "default", &mut prog.handlers);
         }
-        Some("state") if second.is_some() => {
+        (Some("state"), Some(state)) => {
             p.pos += 2;
-            return state_block(p, bodies);
+            return state_block(p, &state, &mut prog.handlers);
         }
         _ => {}
     }
+    let env = &mut prog.env;
     if is_type(&first) && second.is_some() && !p.at_punct_at(2, "(") {
         p.pos += 2;
         let name = second.unwrap_or_default();
         let value = if p.at_punct("=") {
             p.pos += 1;
-            env.eval(&p.expr()?)
+            let at = p.pos;
+            let value = env.eval(&p.expr()?);
+            fatal_check(p, env, at)?;
+            value
         } else {
             Ok(default_value(first.as_deref().unwrap_or_default()))
         };
@@ -127,17 +122,18 @@ fn top_level_item(p: &mut Parser<'_>, env: &mut Env, bodies: &mut Vec<Body>) -> 
         return Ok(());
     }
     let skip = usize::from(is_type(&first));
-    if ident(p, skip).is_some() && p.at_punct_at(skip + 1, "(") {
+    if let (Some(name), true) = (ident(p, skip), p.at_punct_at(skip + 1, "(")) {
         p.pos += skip + 1;
         let params = parameters(p)?;
-        bodies.push(braced_body(p, params)?);
+        let body = braced_body(p, name.clone(), params)?;
+        prog.functions.insert(name, body);
         return Ok(());
     }
     Err(p.error("expected a global variable, a function or a state"))
 }
 
 /// The value of a declared but uninitialised variable of LSL type `ty`.
-fn default_value(ty: &str) -> Value {
+pub fn default_value(ty: &str) -> Value {
     match ty {
         "integer" => Value::Int(0),
         "float" => Value::Float(0.0),
@@ -149,15 +145,15 @@ fn default_value(ty: &str) -> Value {
     }
 }
 
-fn state_block(p: &mut Parser<'_>, bodies: &mut Vec<Body>) -> Result<(), LslError> {
+fn state_block(p: &mut Parser<'_>, state: &str, handlers: &mut Vec<Body>) -> Result<(), LslError> {
     p.expect("{")?;
     while !p.at_punct("}") {
-        if ident(p, 0).is_none() || !p.at_punct_at(1, "(") {
+        let (Some(event), true) = (ident(p, 0), p.at_punct_at(1, "(")) else {
             return Err(p.error("expected an event handler"));
-        }
+        };
         p.pos += 1;
         let params = parameters(p)?;
-        bodies.push(braced_body(p, params)?);
+        handlers.push(braced_body(p, format!("{state}.{event}"), params)?);
     }
     p.pos += 1;
     Ok(())
@@ -182,7 +178,7 @@ fn parameters(p: &mut Parser<'_>) -> Result<Vec<String>, LslError> {
 }
 
 /// `{ ... }`: records the range and moves past the matching `}`.
-fn braced_body(p: &mut Parser<'_>, params: Vec<String>) -> Result<Body, LslError> {
+fn braced_body(p: &mut Parser<'_>, name: String, params: Vec<String>) -> Result<Body, LslError> {
     p.expect("{")?;
     let start = p.pos;
     let mut depth = 1usize;
@@ -195,131 +191,23 @@ fn braced_body(p: &mut Parser<'_>, params: Vec<String>) -> Result<Body, LslError
         }
         p.pos += 1;
     }
-    Ok(Body { params, start, end: p.pos - 1 })
+    Ok(Body { name, params, start, end: p.pos - 1 })
 }
 
-/// Walk state of one body.
-struct Walk {
-    env: Env,
-    braces: usize,
-    parens: usize,
-}
-
-fn scan_body(toks: &[Token], body: &Body, globals: &Env, calls: &mut Vec<RawCall>) -> Result<(), LslError> {
-    let mut w = Walk { env: globals.clone(), braces: 0, parens: 0 };
-    for name in &body.params {
-        w.env.locals.insert(name.clone(), Err(format!("run-time value: parameter `{name}`")));
-    }
-    let slice = &toks[..body.end];
-    let mut p = Parser::new(slice, body.start);
-    while let Some(tok) = p.peek(0) {
-        let at_stmt_start = p.pos == body.start
-            || matches!(slice.get(p.pos - 1).map(|t| &t.tok), Some(Tok::Punct(";" | "{" | "}")));
-        match tok {
-            Tok::Punct("{") => w.braces += 1,
-            Tok::Punct("}") => w.braces = w.braces.saturating_sub(1),
-            Tok::Punct("(") => w.parens += 1,
-            Tok::Punct(")") => w.parens = w.parens.saturating_sub(1),
-            Tok::Punct("++" | "--") => mark_increment(&mut w, &p),
-            Tok::Ident(name) if PARTICLE_FUNCTIONS.contains(&name.as_str()) && p.at_punct_at(1, "(") => {
-                calls.push(particle_call(&mut p, &w.env)?);
-                continue;
-            }
-            Tok::Ident(_) if is_type(&ident(&p, 0)) && ident(&p, 1).is_some() => {
-                declaration(&mut p, &mut w);
-                continue;
-            }
-            Tok::Ident(name) if assignment_op(&p).is_some() => {
-                let after_dot = p.pos >= 2 && p.token(p.pos - 1) == Some(&Tok::Punct("."));
-                if let (true, Some(Tok::Ident(var))) =
-                    (after_dot, p.pos.checked_sub(2).and_then(|i| p.token(i)))
-                {
-                    let reason = format!("run-time value: `{var}` has a member assigned");
-                    w.env.locals.insert(var.clone(), Err(reason));
-                } else {
-                    let unconditional = at_stmt_start && w.braces == 0 && w.parens == 0;
-                    assignment(&mut p, &mut w, name.clone(), unconditional);
-                    continue;
-                }
-            }
-            _ => {}
+/// Turns a fatal evaluation error (a value too large for a script's memory, the work budget
+/// spent) into an error located at token `at`.
+pub fn fatal_check(p: &Parser<'_>, env: &Env, at: usize) -> Result<(), LslError> {
+    match env.meter.fatal() {
+        Some(message) => {
+            let (line, col) = p.line_col(at);
+            Err(LslError::new(line, col, message))
         }
-        p.pos += 1;
+        None => Ok(()),
     }
-    Ok(())
-}
-
-fn assignment_op(p: &Parser<'_>) -> Option<&'static str> {
-    match p.peek(1) {
-        Some(Tok::Punct(op @ ("=" | "+=" | "-=" | "*=" | "/=" | "%="))) => Some(op),
-        _ => None,
-    }
-}
-
-/// `++x` / `x++`: the variable becomes a run-time value.
-fn mark_increment(w: &mut Walk, p: &Parser<'_>) {
-    let around = [p.pos.checked_sub(1), Some(p.pos + 1)];
-    for i in around.into_iter().flatten() {
-        if let Some(Tok::Ident(n)) = p.token(i) {
-            w.env.locals.insert(n.clone(), Err(format!("run-time value: `{n}` changed by ++/--")));
-        }
-    }
-}
-
-/// `type name [= expr];`
-fn declaration(p: &mut Parser<'_>, w: &mut Walk) {
-    let ty = ident(p, 0).unwrap_or_default();
-    let name = ident(p, 1).unwrap_or_default();
-    p.pos += 2;
-    let value = if p.at_punct("=") {
-        p.pos += 1;
-        value_until_semicolon(p, &w.env)
-    } else {
-        Ok(default_value(&ty))
-    };
-    w.env.locals.insert(name, value);
-}
-
-/// `name op expr;`
-fn assignment(p: &mut Parser<'_>, w: &mut Walk, name: String, unconditional: bool) {
-    let op = assignment_op(p).unwrap_or("=");
-    p.pos += 2;
-    let rhs = value_until_semicolon(p, &w.env);
-    let value = if !unconditional {
-        Err(format!("run-time value: `{name}` is assigned in a branch or loop"))
-    } else if op == "=" {
-        rhs
-    } else {
-        combine(&op[..1], w.env.eval(&Expr::Ident(name.clone())), rhs)
-    };
-    w.env.locals.insert(name, value);
-}
-
-/// Evaluates the expression at the cursor up to its `;`. An expression this importer cannot parse
-/// is skipped (up to the `;` or the end of the block) and becomes a run-time value.
-fn value_until_semicolon(p: &mut Parser<'_>, env: &Env) -> Eval {
-    let start = p.pos;
-    if let Ok(e) = p.expr() {
-        if p.at_punct(";") {
-            return env.eval(&e);
-        }
-    }
-    p.pos = start;
-    let mut depth = 0usize;
-    while let Some(tok) = p.peek(0) {
-        match tok {
-            Tok::Punct("(" | "[") => depth += 1,
-            Tok::Punct(")" | "]") => depth = depth.saturating_sub(1),
-            Tok::Punct(";" | "{" | "}") if depth == 0 => break,
-            _ => {}
-        }
-        p.pos += 1;
-    }
-    Err("run-time value: expression not understood".to_owned())
 }
 
 /// `llParticleSystem(rules)` / `llLinkParticleSystem(link, rules)` at the cursor.
-fn particle_call(p: &mut Parser<'_>, env: &Env) -> Result<RawCall, LslError> {
+pub fn particle_call(p: &mut Parser<'_>, env: &Env) -> Result<RawCall, LslError> {
     let (line, col) = p.line_col(p.pos);
     let function = if ident(p, 0).as_deref() == Some(PARTICLE_FUNCTIONS[0]) {
         PARTICLE_FUNCTIONS[0]
@@ -338,7 +226,7 @@ fn particle_call(p: &mut Parser<'_>, env: &Env) -> Result<RawCall, LslError> {
             return Err(LslError::new(line, col, msg));
         }
     };
-    Ok(RawCall { line, function, link, rules: env.eval(rules) })
+    Ok(RawCall { line, column: col, function, link, rules: env.eval(rules), via: Vec::new() })
 }
 
 fn link_arg(e: &Expr, env: &Env) -> RawLink {
@@ -359,7 +247,7 @@ mod tests {
     use super::*;
 
     fn calls(src: &str) -> Result<Vec<RawCall>, LslError> {
-        scan(&lex(src).expect("lexes"))
+        super::super::walk::run(&lex(src).expect("lexes"))
     }
 
     /// The rule list of the only call, as known values (panics on anything else).

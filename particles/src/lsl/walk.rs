@@ -1,0 +1,642 @@
+//! Walking handler bodies statement by statement, following user functions in call order.
+//!
+//! Not an interpreter: a body is read once, in source order, with each statement in one of three
+//! modes. *Straight* statements run for certain, in order: an assignment gives its variable the
+//! value (globals included), and a statement that is a call of a user function, `f(...);`, walks
+//! `f`'s body there and then, so that `SetParticles(); llParticleSystem(Particles);` sees what
+//! `SetParticles` assigned. *Maybe* statements may or may not run (a branch on a run-time value, a
+//! loop body, anything after a `return`, `state` or `jump` that may have been taken): a variable
+//! they assign becomes a run-time value, and so does every variable a loop assigns anywhere in it.
+//! *Dead* statements never run (the untaken branch of an `if` on a constant): they are skipped.
+//! A user call inside a larger expression is followed as *Maybe*. Parameters are run-time values.
+//!
+//! Which handler runs first: `default`'s `state_entry` runs when the script starts, from the
+//! initialised globals. Every other handler starts from the globals `state_entry` left, except that
+//! a global any other handler (or a function it calls) assigns is a run-time value, since that
+//! handler may have run before. A user function no live statement reaches is walked on its own,
+//! with every global the script assigns anywhere a run-time value. A particle call reached several
+//! times with the same values is reported once; with different values, once per distinct result.
+//!
+//! Each reach of a call is returned; `import` keeps one report per distinct result.
+//!
+//! Bounds: statements nest at most [`MAX_NESTING`] deep, calls are followed at most
+//! [`MAX_CALL_DEPTH`] deep (recursion is never followed) and at most [`MAX_STEPS`] statements are
+//! walked; past the last two a call's effects are taken as run-time values instead of followed.
+
+use std::collections::{HashMap, HashSet};
+
+use super::eval::{Env, Eval, Value};
+use super::expr::{Expr, Parser};
+use super::lexer::{Tok, Token};
+use super::script::{
+    default_value, fatal_check, ident, is_type, particle_call, Body, Program, RawCall, PARTICLE_FUNCTIONS,
+};
+use super::LslError;
+
+/// Deepest nesting of blocks and sub-statements accepted (real scripts stay under 30).
+const MAX_NESTING: usize = 200;
+/// Deepest chain of user calls followed.
+const MAX_CALL_DEPTH: usize = 32;
+/// Tokens of bodies walked in one import before calls stop being followed.
+const MAX_STEPS: usize = 20_000_000;
+/// Entries of the per-function write sets before they fall back to "every global any function
+/// assigns" (sound, less precise; only a hostile call graph gets there).
+const MAX_WRITE_ENTRIES: usize = 4_000_000;
+
+/// How certainly a statement runs; ordered from most to least certain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Mode {
+    Straight,
+    Maybe,
+    Dead,
+}
+
+struct Walker<'a> {
+    toks: &'a [Token],
+    prog: &'a Program,
+    /// Globals each user function assigns, itself or through the functions it calls.
+    fn_writes: HashMap<String, HashSet<String>>,
+    /// Calls found: token index, the call.
+    calls: Vec<(usize, RawCall)>,
+    /// Functions walked from some live statement.
+    reached: HashSet<String>,
+    /// Bodies being walked, outermost first.
+    stack: Vec<String>,
+    /// Least certain return/state/jump/label met in the current body so far.
+    exit: Mode,
+    /// A jump label was met in the current body.
+    label_seen: bool,
+    steps: usize,
+    nesting: usize,
+}
+
+/// Parses `toks` (already bracket-checked) and returns every particle call, evaluated.
+pub fn run(toks: &[Token]) -> Result<Vec<RawCall>, LslError> {
+    let prog = super::script::parse(toks)?;
+    let mut w = Walker {
+        toks,
+        prog: &prog,
+        fn_writes: function_writes(toks, &prog),
+        calls: Vec::new(),
+        reached: HashSet::new(),
+        stack: Vec::new(),
+        exit: Mode::Straight,
+        label_seen: false,
+        steps: 0,
+        nesting: 0,
+    };
+    let first = prog.handlers.iter().position(|h| h.name == "default.state_entry");
+    let mut after_start = prog.env.clone();
+    if let Some(k) = first {
+        after_start = w.walk_body(&prog.handlers[k], prog.env.clone(), Mode::Straight)?;
+    }
+    let later: Vec<&Body> =
+        prog.handlers.iter().enumerate().filter(|(k, _)| Some(*k) != first).map(|(_, h)| h).collect();
+    let changed: HashSet<String> = later.iter().flat_map(|h| w.body_writes(h)).collect();
+    invalidate(&mut after_start, &changed, "changed by an event handler");
+    for h in later {
+        w.walk_body(h, after_start.clone(), Mode::Straight)?;
+    }
+    w.walk_unreached()?;
+    Ok(in_source_order(w.calls))
+}
+
+/// The calls in source order (a call site reached several times in walk order; the caller keeps
+/// one per distinct result).
+fn in_source_order(mut calls: Vec<(usize, RawCall)>) -> Vec<RawCall> {
+    calls.sort_by_key(|(at, _)| *at);
+    calls.into_iter().map(|(_, c)| c).collect()
+}
+
+/// Marks every variable in `names` that `env` holds as a run-time value.
+fn invalidate(env: &mut Env, names: &HashSet<String>, why: &str) {
+    for name in names {
+        let reason = Err(format!("run-time value: `{name}` is {why}"));
+        if env.locals.contains_key(name) {
+            env.locals.insert(name.clone(), reason);
+        } else if env.globals.contains_key(name) {
+            env.globals.insert(name.clone(), reason);
+        }
+    }
+}
+
+/// Names assigned (`=`, `op=`, `++`, `--`, member assignment) in tokens `range`.
+fn direct_writes(toks: &[Token], range: std::ops::Range<usize>) -> HashSet<String> {
+    let tok = |i: usize| toks.get(i).map(|t| &t.tok);
+    let assign = |t: Option<&Tok>| matches!(t, Some(Tok::Punct("=" | "+=" | "-=" | "*=" | "/=" | "%=")));
+    let step = |t: Option<&Tok>| matches!(t, Some(Tok::Punct("++" | "--")));
+    let mut out = HashSet::new();
+    for i in range {
+        let Some(Tok::Ident(name)) = tok(i) else { continue };
+        let prev = i.checked_sub(1).and_then(tok);
+        if matches!(prev, Some(Tok::Punct("."))) {
+            continue;
+        }
+        let member = matches!(tok(i + 1), Some(Tok::Punct("."))) && matches!(tok(i + 2), Some(Tok::Ident(_)));
+        let next = if member { tok(i + 3) } else { tok(i + 1) };
+        if assign(next) || step(next) || step(prev) {
+            out.insert(name.clone());
+        }
+    }
+    out
+}
+
+/// User functions called in tokens `range`, with the index of each name.
+fn user_calls(toks: &[Token], prog: &Program, range: std::ops::Range<usize>) -> Vec<(usize, String)> {
+    range
+        .filter_map(|i| match (&toks.get(i)?.tok, &toks.get(i + 1)?.tok) {
+            (Tok::Ident(n), Tok::Punct("(")) if prog.functions.contains_key(n) => Some((i, n.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Globals each function assigns, through its calls too (a fixed point over the call graph).
+fn function_writes(toks: &[Token], prog: &Program) -> HashMap<String, HashSet<String>> {
+    let globals = |set: HashSet<String>| -> HashSet<String> {
+        set.into_iter().filter(|n| prog.env.globals.contains_key(n)).collect()
+    };
+    let mut writes: HashMap<String, HashSet<String>> = prog
+        .functions
+        .iter()
+        .map(|(name, b)| (name.clone(), globals(direct_writes(toks, b.start..b.end))))
+        .collect();
+    let callees: HashMap<&String, Vec<String>> = prog
+        .functions
+        .iter()
+        .map(|(name, b)| (name, user_calls(toks, prog, b.start..b.end).into_iter().map(|c| c.1).collect()))
+        .collect();
+    let mut changed = true;
+    let mut entries: usize = writes.values().map(HashSet::len).sum();
+    while changed && entries <= MAX_WRITE_ENTRIES {
+        changed = false;
+        for (name, called) in &callees {
+            let extra: HashSet<String> =
+                called.iter().filter_map(|c| writes.get(c)).flatten().cloned().collect();
+            let mine = writes.entry((*name).clone()).or_default();
+            let before = mine.len();
+            mine.extend(extra);
+            entries += mine.len() - before;
+            changed |= mine.len() != before;
+        }
+    }
+    if entries > MAX_WRITE_ENTRIES {
+        let every: HashSet<String> = writes.values().flatten().cloned().collect();
+        writes.values_mut().for_each(|w| w.clone_from(&every));
+    }
+    writes
+}
+
+impl Walker<'_> {
+    /// Variables a token range assigns, with the globals of the user functions it calls.
+    fn range_writes(&self, range: std::ops::Range<usize>) -> HashSet<String> {
+        let mut names = direct_writes(self.toks, range.clone());
+        for (_, f) in user_calls(self.toks, self.prog, range) {
+            names.extend(self.fn_writes.get(&f).into_iter().flatten().cloned());
+        }
+        names
+    }
+
+    fn body_writes(&self, body: &Body) -> HashSet<String> {
+        let names = self.range_writes(body.start..body.end);
+        names.into_iter().filter(|n| self.prog.env.globals.contains_key(n)).collect()
+    }
+
+    /// Walks one body from `env` (its locals replaced by the parameters); returns the final
+    /// environment (locals dropped) and marks the body reached.
+    fn walk_body(&mut self, body: &Body, mut env: Env, mode: Mode) -> Result<Env, LslError> {
+        env.locals = body
+            .params
+            .iter()
+            .map(|n| (n.clone(), Err(format!("run-time value: parameter `{n}`"))))
+            .collect();
+        let saved_exit = std::mem::replace(&mut self.exit, Mode::Straight);
+        let saved_label = std::mem::replace(&mut self.label_seen, false);
+        self.steps += body.end - body.start;
+        self.stack.push(body.name.clone());
+        self.reached.insert(body.name.clone());
+        let mut p = Parser::new(&self.toks[..body.end], body.start);
+        while p.pos < body.end {
+            self.statement(&mut p, &mut env, mode)?;
+        }
+        self.stack.pop();
+        self.exit = saved_exit;
+        self.label_seen = saved_label;
+        env.locals.clear();
+        Ok(env)
+    }
+
+    /// Functions nothing live reached, each walked on its own.
+    fn walk_unreached(&mut self) -> Result<(), LslError> {
+        let mut env = self.prog.env.clone();
+        let all: HashSet<String> = self
+            .prog
+            .handlers
+            .iter()
+            .chain(self.prog.functions.values())
+            .flat_map(|b| self.body_writes(b))
+            .collect();
+        invalidate(&mut env, &all, "changed by the script");
+        let mut names: Vec<&Body> = self.prog.functions.values().collect();
+        names.sort_by_key(|b| b.start);
+        for body in names {
+            if !self.reached.contains(&body.name) {
+                self.walk_body(body, env.clone(), Mode::Straight)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One statement at the cursor, in `mode`; leaves the cursor after it.
+    fn statement(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<(), LslError> {
+        let mode = mode.max(self.exit);
+        self.steps += 1;
+        self.nesting += 1;
+        if self.nesting > MAX_NESTING {
+            return Err(p.error(format!("statements nested more than {MAX_NESTING} deep")));
+        }
+        let at = p.pos;
+        let result = self.statement_inner(p, env, mode);
+        self.nesting -= 1;
+        result?;
+        fatal_check(p, env, at)
+    }
+
+    fn statement_inner(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<(), LslError> {
+        let keyword = ident(p, 0);
+        match (p.peek(0), keyword.as_deref()) {
+            (Some(Tok::Punct(";")), _) => p.pos += 1,
+            (Some(Tok::Punct("{")), _) => self.block(p, env, mode)?,
+            (Some(Tok::Punct("@")), _) => self.label(p, env, mode)?,
+            (_, Some("if")) => self.if_statement(p, env, mode)?,
+            (_, Some("while" | "for")) => self.loop_statement(p, env, mode)?,
+            (_, Some("switch")) if p.at_punct_at(1, "(") => self.switch_statement(p, env, mode)?,
+            (_, Some("case")) => self.skip_label(p, ":"),
+            (_, Some("default" | "break")) => {
+                self.skip_label(p, if keyword.as_deref() == Some("break") { ";" } else { ":" })
+            }
+            (_, Some("do")) => self.do_statement(p, env, mode)?,
+            (_, Some("return")) => self.exit_statement(p, env, mode, true)?,
+            (_, Some("jump")) => self.exit_statement(p, env, mode, false)?,
+            (_, Some("state")) if p.at_punct_at(2, ";") => self.exit_statement(p, env, mode, true)?,
+            (_, Some(name)) if PARTICLE_FUNCTIONS.contains(&name) && p.at_punct_at(1, "(") => {
+                self.particle(p, env, mode)?
+            }
+            _ if is_type(&keyword) && ident(p, 1).is_some() => self.declaration(p, env, mode),
+            _ => self.expression_statement(p, env, mode)?,
+        }
+        Ok(())
+    }
+
+    /// Index of the bracket closing the one at `open`.
+    fn closing(&self, open: usize) -> usize {
+        let mut depth = 0usize;
+        for (i, t) in self.toks.iter().enumerate().skip(open) {
+            match t.tok {
+                Tok::Punct("(" | "[" | "{") => depth += 1,
+                Tok::Punct(")" | "]" | "}") => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        return i;
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.toks.len()
+    }
+
+    /// End of a simple statement: its `;` at bracket depth 0, or the `{`/`}` that cuts it short.
+    fn statement_end(&self, start: usize, limit: usize) -> usize {
+        let mut i = start;
+        while i < limit {
+            match self.toks[i].tok {
+                Tok::Punct("(" | "[") => i = self.closing(i),
+                Tok::Punct(";" | "{" | "}") => return i,
+                _ => {}
+            }
+            i += 1;
+        }
+        limit
+    }
+
+    fn block(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<(), LslError> {
+        let end = self.closing(p.pos);
+        p.pos += 1;
+        let outer: HashSet<String> = env.locals.keys().cloned().collect();
+        while p.pos < end {
+            self.statement(p, env, mode)?;
+        }
+        p.pos = end + 1;
+        env.locals.retain(|name, _| outer.contains(name));
+        Ok(())
+    }
+
+    /// `@label;`: code after a label can be reached again by a `jump`, so from the first label on,
+    /// what the rest of the body assigns is a run-time value and the rest may not run.
+    fn label(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<(), LslError> {
+        let end = self.statement_end(p.pos, self.toks.len());
+        if mode != Mode::Dead && !self.label_seen {
+            self.label_seen = true;
+            let body_end = self.stack_body_end().unwrap_or(end);
+            invalidate(env, &self.range_writes(p.pos..body_end), "assigned after a jump label");
+            self.exit = self.exit.max(Mode::Maybe);
+        }
+        p.pos = end + 1;
+        Ok(())
+    }
+
+    fn stack_body_end(&self) -> Option<usize> {
+        let name = self.stack.last()?;
+        let body =
+            self.prog.functions.get(name).or_else(|| self.prog.handlers.iter().find(|h| &h.name == name))?;
+        Some(body.end)
+    }
+
+    /// Evaluates the parenthesised condition at the cursor and moves past it. A condition this
+    /// importer cannot read is a run-time value.
+    fn condition(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<Eval, LslError> {
+        if !p.at_punct("(") {
+            return Err(p.error("expected `(`"));
+        }
+        let close = self.closing(p.pos);
+        self.side_effects(p.pos..close, env, mode.max(Mode::Maybe))?;
+        let mut inner = Parser::new(&self.toks[..close], p.pos + 1);
+        let value = self.value_to(&mut inner, env, close);
+        p.pos = close + 1;
+        Ok(value)
+    }
+
+    fn if_statement(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<(), LslError> {
+        p.pos += 1;
+        let (then_mode, else_mode) = match truth(&self.condition(p, env, mode)?) {
+            Some(true) => (mode, Mode::Dead),
+            Some(false) => (Mode::Dead, mode),
+            None => (mode.max(Mode::Maybe), mode.max(Mode::Maybe)),
+        };
+        self.statement(p, env, then_mode)?;
+        if ident(p, 0).as_deref() == Some("else") {
+            p.pos += 1;
+            self.statement(p, env, else_mode)?;
+        }
+        Ok(())
+    }
+
+    /// `while (c) s` and `for (a; b; c) s`: everything assigned in the header or the body is a
+    /// run-time value before the loop runs (a later iteration sees it changed).
+    fn loop_statement(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<(), LslError> {
+        p.pos += 1;
+        let header = p.pos;
+        let close = self.closing(header);
+        p.pos = close + 1;
+        let body_end = self.sub_statement_end(p.pos);
+        if mode != Mode::Dead {
+            invalidate(env, &self.range_writes(header..body_end), "changed in a loop");
+        }
+        self.side_effects(header..close, env, mode.max(Mode::Maybe))?;
+        self.statement(p, env, mode.max(Mode::Maybe))
+    }
+
+    /// Firestorm's `switch (x) { case 1: ... break; default: ... }`: which case runs is taken as
+    /// unknown, so the whole body may run.
+    fn switch_statement(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<(), LslError> {
+        p.pos += 1;
+        let _case_value = self.condition(p, env, mode)?;
+        self.statement(p, env, mode.max(Mode::Maybe))
+    }
+
+    /// `case expr:`, `default:` (inside a `switch`) or `break;`: skipped up to `end`.
+    fn skip_label(&mut self, p: &mut Parser<'_>, end: &str) {
+        while p.peek(0).is_some_and(|t| *t != Tok::Punct(";") && *t != Tok::Punct("{")) {
+            let done = p.at_punct(end);
+            p.pos += 1;
+            if done {
+                return;
+            }
+        }
+        if p.at_punct(";") {
+            p.pos += 1;
+        }
+    }
+
+    /// `do s while (c);`
+    fn do_statement(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<(), LslError> {
+        p.pos += 1;
+        let body_end = self.sub_statement_end(p.pos);
+        let end = self.statement_end(body_end, self.toks.len());
+        if mode != Mode::Dead {
+            invalidate(env, &self.range_writes(p.pos..end), "changed in a loop");
+        }
+        self.statement(p, env, mode.max(Mode::Maybe))?;
+        self.side_effects(p.pos..end, env, mode.max(Mode::Maybe))?;
+        p.pos = end + 1;
+        Ok(())
+    }
+
+    /// Token index just past the sub-statement starting at `start` (a block, or up to its `;`,
+    /// through `if`/`else` and loop headers).
+    fn sub_statement_end(&self, start: usize) -> usize {
+        self.sub_statement_end_at(start, 0)
+    }
+
+    fn sub_statement_end_at(&self, start: usize, depth: usize) -> usize {
+        let len = self.toks.len();
+        let keyword = match self.toks.get(start).map(|t| &t.tok) {
+            None => return start,
+            Some(Tok::Punct("{")) => return self.closing(start) + 1,
+            Some(Tok::Ident(k)) if depth < MAX_NESTING => k.as_str(),
+            Some(_) => return self.statement_end(start, len) + 1,
+        };
+        match keyword {
+            "if" => {
+                let after = self.sub_statement_end_at(self.closing(start + 1) + 1, depth + 1);
+                match self.toks.get(after).map(|t| &t.tok) {
+                    Some(Tok::Ident(e)) if e == "else" => self.sub_statement_end_at(after + 1, depth + 1),
+                    _ => after,
+                }
+            }
+            "while" | "for" => self.sub_statement_end_at(self.closing(start + 1) + 1, depth + 1),
+            "do" => self.statement_end(self.sub_statement_end_at(start + 1, depth + 1), len) + 1,
+            _ => self.statement_end(start, len) + 1,
+        }
+    }
+
+    /// `return ...;` and `state s;` (`certain`: in straight code the rest of the body never runs)
+    /// or `jump l;` (the rest may be skipped).
+    fn exit_statement(
+        &mut self,
+        p: &mut Parser<'_>,
+        env: &mut Env,
+        mode: Mode,
+        certain: bool,
+    ) -> Result<(), LslError> {
+        let end = self.statement_end(p.pos, self.toks.len());
+        // Effects of a returned expression (`return f();`) still happen.
+        self.side_effects(p.pos..end, env, mode.max(Mode::Maybe))?;
+        if mode != Mode::Dead {
+            let after = if mode == Mode::Straight && certain { Mode::Dead } else { Mode::Maybe };
+            self.exit = self.exit.max(after);
+        }
+        p.pos = end + 1;
+        Ok(())
+    }
+
+    fn particle(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<(), LslError> {
+        let at = p.pos;
+        let end = self.statement_end(at, self.toks.len());
+        self.side_effects(at + 1..end, env, mode.max(Mode::Maybe))?;
+        let mut call = particle_call(p, env)?;
+        if mode != Mode::Dead {
+            call.via = self.stack.clone();
+            self.calls.push((at, call));
+        }
+        p.pos = end + 1;
+        Ok(())
+    }
+
+    /// `type name [= expr];`
+    fn declaration(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) {
+        let ty = ident(p, 0).unwrap_or_default();
+        let name = ident(p, 1).unwrap_or_default();
+        let end = self.statement_end(p.pos, self.toks.len());
+        if mode == Mode::Dead {
+            p.pos = end + 1;
+            return;
+        }
+        let _ = self.side_effects(p.pos + 2..end, env, mode.max(Mode::Maybe));
+        p.pos += 2;
+        let value = if p.at_punct("=") {
+            p.pos += 1;
+            self.value_to(p, env, end)
+        } else {
+            Ok(default_value(&ty))
+        };
+        env.locals.insert(name, value);
+        p.pos = end + 1;
+    }
+
+    /// An assignment, a user call, or any other expression statement.
+    fn expression_statement(
+        &mut self,
+        p: &mut Parser<'_>,
+        env: &mut Env,
+        mode: Mode,
+    ) -> Result<(), LslError> {
+        let start = p.pos;
+        let end = self.statement_end(start, self.toks.len());
+        p.pos = end + 1;
+        if mode == Mode::Dead {
+            return Ok(());
+        }
+        let whole_call = matches!(user_calls(self.toks, self.prog, start..start + 1).as_slice(), [_])
+            && self.closing(start + 1) + 1 == end;
+        if whole_call {
+            let name = ident(&Parser::new(self.toks, start), 0).unwrap_or_default();
+            return self.follow(&name, env, mode);
+        }
+        let target = assignment_target(self.toks, start);
+        self.side_effects(start..end, env, mode.max(Mode::Maybe))?;
+        let mut nested = direct_writes(self.toks, start..end);
+        if let Some((name, op, value_at)) = target {
+            nested.remove(&name);
+            let mut q = Parser::new(self.toks, value_at);
+            let rhs = self.value_to(&mut q, env, end);
+            let value = match (mode, op) {
+                (Mode::Maybe, _) => Err(format!("run-time value: `{name}` is assigned in a branch or loop")),
+                (_, Some(op)) => env.combine(&op[..1], env.eval(&Expr::Ident(name.clone())), rhs),
+                (_, None) => rhs,
+            };
+            assign(env, &name, value);
+        }
+        invalidate(
+            env,
+            &nested,
+            "changed by ++, --, a member assignment or an assignment inside an expression",
+        );
+        Ok(())
+    }
+
+    /// Follows the user calls in tokens `range` (in `mode`, normally Maybe).
+    fn side_effects(
+        &mut self,
+        range: std::ops::Range<usize>,
+        env: &mut Env,
+        mode: Mode,
+    ) -> Result<(), LslError> {
+        for (_, name) in user_calls(self.toks, self.prog, range) {
+            self.follow(&name, env, mode)?;
+        }
+        Ok(())
+    }
+
+    /// Walks user function `name` in `env`'s globals, or takes what it assigns as run-time values
+    /// when it cannot be followed (recursion, depth, step budget).
+    fn follow(&mut self, name: &str, env: &mut Env, mode: Mode) -> Result<(), LslError> {
+        if mode == Mode::Dead {
+            return Ok(());
+        }
+        let Some(body) = self.prog.functions.get(name) else { return Ok(()) };
+        let blocked = self.stack.iter().any(|s| s == name)
+            || self.stack.len() >= MAX_CALL_DEPTH
+            || self.steps > MAX_STEPS;
+        if blocked {
+            let writes = self.fn_writes.get(name).cloned().unwrap_or_default();
+            invalidate(env, &writes, &format!("changed by {name}(), not followed"));
+            return Ok(());
+        }
+        let locals = std::mem::take(&mut env.locals);
+        let caller = Env {
+            globals: std::mem::take(&mut env.globals),
+            locals: HashMap::new(),
+            meter: env.meter.clone(),
+        };
+        let after = self.walk_body(body, caller, mode)?;
+        env.globals = after.globals;
+        env.locals = locals;
+        Ok(())
+    }
+
+    /// Evaluates the expression at the cursor, which must end at token `end`; anything else is a
+    /// run-time value.
+    fn value_to(&self, p: &mut Parser<'_>, env: &Env, end: usize) -> Eval {
+        match p.expr() {
+            Ok(e) if p.pos == end => env.eval(&e),
+            _ => Err("run-time value: expression not understood".to_owned()),
+        }
+    }
+}
+
+/// Stores `value` in the local `name`, else the global, else a new local.
+fn assign(env: &mut Env, name: &str, value: Eval) {
+    if !env.locals.contains_key(name) && env.globals.contains_key(name) {
+        env.globals.insert(name.to_owned(), value);
+    } else {
+        env.locals.insert(name.to_owned(), value);
+    }
+}
+
+/// `name = ...`, `name op= ...` at `start`: the name, the compound operator, and where the value
+/// starts. A member assignment (`v.x = ...`), `++`/`--` and anything else are `None` (handled as
+/// nested writes).
+fn assignment_target(toks: &[Token], start: usize) -> Option<(String, Option<&'static str>, usize)> {
+    let Tok::Ident(name) = &toks.get(start)?.tok else { return None };
+    match toks.get(start + 1)?.tok {
+        Tok::Punct("=") => Some((name.clone(), None, start + 2)),
+        Tok::Punct(op @ ("+=" | "-=" | "*=" | "/=" | "%=")) => Some((name.clone(), Some(op), start + 2)),
+        _ => None,
+    }
+}
+
+/// LSL truth of a condition value (`if (x)`), when known.
+fn truth(v: &Eval) -> Option<bool> {
+    match v.as_ref().ok()? {
+        Value::Int(i) => Some(*i != 0),
+        Value::Float(f) => Some(*f != 0.0),
+        Value::Str(s) => Some(!s.is_empty()),
+        Value::Vector(c) => Some(c.iter().any(|x| *x != 0.0)),
+        Value::Rot(c) => Some(*c != [0.0, 0.0, 0.0, 1.0]),
+        Value::List(items) => Some(!items.is_empty()),
+        Value::Key(k) if k.is_empty() => Some(false),
+        Value::Key(_) => None,
+    }
+}
