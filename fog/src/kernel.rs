@@ -28,7 +28,8 @@
 //! per metre with integer atomics. A carrier's total, `m / voxel_volume` in those units, is
 //! rounded stochastically (a hashed uniform per carrier and frame), so a million tiny carriers lose
 //! nothing on average; its cells take the floor of their share and the remainder goes to its
-//! peak cell, so the cells sum to the carrier's integer total exactly.
+//! peak cell (per z slab, as the GPU splits a carrier over slab threads), so the cells sum to the
+//! carrier's integer total exactly.
 
 /// Standard deviation of the sprite footprint per unit size, lower bound.
 pub const KERNEL_K_MIN: f32 = 0.1;

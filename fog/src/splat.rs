@@ -6,7 +6,9 @@
 //! above [`MAX_CARRIER_SIZE_M`], more than [`MAX_CARRIER_UNITS`]) or too large for the top level;
 //! otherwise pick its level, mark every brick its support touches *plus one cell* (the trilinear
 //! footprint of the cells it writes, so the filtered field keeps all the mass), and add its cells:
-//! the floor of each cell's share of the carrier's integer total, the remainder to its peak cell.
+//! the carrier's integer total is split over its z slabs (the floor of each slab's share, the rest
+//! to the peak slab; the GPU gives each slab a thread), then each slab's over its cells the same
+//! way (the rest to the slab's peak cell), so the cells sum to the total exactly.
 
 use std::collections::HashMap;
 
@@ -179,22 +181,35 @@ fn splat_one(c: &Carrier, layout: &BrickLayout, camera: Vec3, frame: u32, out: &
     }
     mark(&mut out.bricks, fp.level, fp.lo - IVec3::ONE, fp.hi + IVec3::ONE);
     let units = kernel::carrier_units(mass, vox, kernel::rounding_uniform(c.key, frame));
+    let slabs = (fp.hi.z - fp.lo.z + 1) as usize;
     let peak = IVec3::from_array(std::array::from_fn(|a| argmax(&fp.weights[a])));
-    let mut written = 0u32;
-    for z in 0..=(fp.hi.z - fp.lo.z) {
+    for z in 0..slabs {
+        let slab_total = slab_units(units, &fp.weights[2], slabs, peak.z as usize, z);
+        let mut written = 0u32;
         for y in 0..=(fp.hi.y - fp.lo.y) {
             for x in 0..=(fp.hi.x - fp.lo.x) {
-                let w = fp.weights[2][z as usize] * fp.weights[1][y as usize] * fp.weights[0][x as usize];
-                let share = (units as f32 * w) as u32;
+                let w = fp.weights[1][y as usize] * fp.weights[0][x as usize];
+                let share = (slab_total as f32 * w) as u32;
                 written = written.wrapping_add(share);
-                add_cell(&mut out.bricks, fp.level, fp.lo + IVec3::new(x, y, z), share, c);
+                add_cell(&mut out.bricks, fp.level, fp.lo + IVec3::new(x, y, z as i32), share, c);
             }
         }
+        let rest = slab_total.wrapping_sub(written);
+        add_units_only(&mut out.bricks, fp.level, fp.lo + IVec3::new(peak.x, peak.y, z as i32), rest);
     }
-    let rest = units.wrapping_sub(written);
-    add_units_only(&mut out.bricks, fp.level, fp.lo + peak, rest);
     out.counts.carriers += 1;
     out.counts.units[fp.level] += u64::from(units);
+}
+
+/// The units of z slab `k` of `count`: the floor of its share of `units`, the rest to the `peak`
+/// slab (as `fog.brick_splat` splits a carrier over its slab threads).
+fn slab_units(units: u32, wz: &[f32; 10], count: usize, peak: usize, k: usize) -> u32 {
+    let share = |i: usize| (units as f32 * wz[i]) as u32;
+    if k != peak {
+        return share(k);
+    }
+    let others = (0..count).filter(|&i| i != peak).fold(0u32, |acc, i| acc.wrapping_add(share(i)));
+    units.wrapping_sub(others)
 }
 
 fn argmax(w: &[f32; 10]) -> i32 {

@@ -30,8 +30,10 @@ pub mod words {
     pub const CLIPPED_LO: usize = 28;
     /// The box of the bricks in use (level-0 voxels, biased by 2^31): min xyz, max xyz.
     pub const BOUNDS: usize = 44;
+    /// Bit L set when a brick of level L is in use.
+    pub const LEVELS: usize = 50;
     /// Words in all.
-    pub const COUNT: usize = 50;
+    pub const COUNT: usize = 51;
 }
 
 /// Expected mass units per m² (`EXPECTED_MASS_UNITS_PER_M2` in bricks.glsl): 2^32.

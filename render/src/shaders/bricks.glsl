@@ -47,7 +47,8 @@ const uint C_EXPECTED_LO = 10u;  // expected mass, u64 (lo, hi)
 const uint C_UNITS_LO = 12u;     // splatted units per level, u64 each (16 words)
 const uint C_CLIPPED_LO = 28u;   // units lost to missing bricks per level, u64 each (16 words)
 const uint C_BOUNDS = 44u;       // box of the bricks in use, level-0 voxels biased by 2^31: min xyz, max xyz
-const uint C_WORDS = 50u;
+const uint C_LEVELS = 50u;       // bit L set when a brick of level L is in use
+const uint C_WORDS = 51u;
 
 // Particle flags used here (particles::types::PartFlags).
 const uint PF_EMISSIVE_BIT = 0x100u;

@@ -53,7 +53,7 @@ layout(push_constant) uniform Push { FogMarchPush push; };
 
 const float MIN_TRANSMITTANCE = 0.01;
 const int MAX_STEPS = 384;
-const int SELF_SHADOW_STEPS = 4;
+const int SELF_SHADOW_STEPS = 3;
 // Local lights light the particle fog as spheres of this radius (m): no 1/d^2 blow-up for fog
 // that drifts through the light itself (a fire inside its own smoke).
 const float LOCAL_LIGHT_RADIUS_M = 0.5;
@@ -68,6 +68,13 @@ const float STEPS_PER_VOXEL = 2.0;
 float start_jitter(ivec2 px, uint frame_index) {
     vec2 p = vec2(px) + 5.588238 * float(frame_index % 64u);
     return fract(52.9829189 * fract(dot(p, vec2(0.06711056, 0.00583715))));
+}
+
+// Levels with bricks in use this frame (bit L), read once per pixel.
+uint used_levels;
+
+bool level_used(int level) {
+    return ((used_levels >> uint(level)) & 1u) != 0u;
 }
 
 bool froxel_on() {
@@ -129,6 +136,9 @@ struct Sample {
 // The voxel of the finest level with an occupied brick (allocated, peak above 0) at p, or 0.
 float occupied_voxel(vec3 p) {
     for (int level = 0; level < LEVELS; ++level) {
+        if (!level_used(level)) {
+            continue;
+        }
         uint slot = slot_at(level, p);
         if (slot != PAGE_NONE && uintBitsToFloat(slot_max[slot]) > 0.0) {
             return level_voxel_m(level);
@@ -141,6 +151,9 @@ Sample sample_at(vec3 p) {
     Sample s = Sample(0.0, vec3(0.0), 0.0);
     vec3 q = billow_point(p);
     for (int level = 0; level < LEVELS; ++level) {
+        if (!level_used(level)) {
+            continue;
+        }
         uint qs = slot_at(level, q);
         if (qs == PAGE_NONE) {
             continue;
@@ -162,6 +175,9 @@ Sample sample_at(vec3 p) {
 float extinction_at(vec3 p) {
     float e = 0.0;
     for (int level = 0; level < LEVELS; ++level) {
+        if (!level_used(level)) {
+            continue;
+        }
         uint slot = slot_at(level, p);
         if (slot != PAGE_NONE) {
             e += textureLod(atlas_density, atlas_uvw(level, slot, p), 0.0).r;
@@ -243,6 +259,7 @@ void main() {
         return;
     }
     imageStore(cloud, px, vec4(NO_CLOUD, NO_CLOUD, 0.0, 0.0));
+    used_levels = counters[C_LEVELS];
     ivec3 bmin, bmax;
     for (uint a = 0u; a < 3u; ++a) {
         bmin[a] = int(counters[C_BOUNDS + a] ^ 0x80000000u);

@@ -42,7 +42,8 @@ impl BrickSplatPasses {
         })
     }
 
-    /// Records the splat over `particles` threads (the pool's capacity), then the resolve and the
+    /// Records the splat over `particles` x `MAX_AXIS_CELLS` threads (the pool's capacity, times
+    /// the z slabs of a kernel), then the resolve and the
     /// clear, one workgroup per brick in use (`counters` words 0..2).
     pub fn record(
         &self,
@@ -53,7 +54,8 @@ impl BrickSplatPasses {
         particles: u32,
     ) {
         rec.pass(SPLAT, uses, |rec| {
-            rec.dispatch(&self.splat, binds, &[], [particles.div_ceil(WORKGROUP).max(1), 1, 1]);
+            let slabs = fog::bricks::MAX_AXIS_CELLS as u32;
+            rec.dispatch(&self.splat, binds, &[], [particles.div_ceil(WORKGROUP).max(1), slabs, 1]);
         });
         let mut indirect: Vec<Use<'_>> =
             uses.iter().copied().filter(|u| !matches!(u, Use::Buffer(b, _) if b.id == counters.id)).collect();

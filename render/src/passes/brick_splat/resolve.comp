@@ -43,6 +43,7 @@ void main() {
     barrier();
     if (gl_LocalInvocationIndex == 0u) {
         slot_max[slot] = peak_bits;
+        atomicOr(counters[C_LEVELS], 1u << uint(key.w));
         // The box of the bricks in use, for the march (level-0 voxels, biased to unsigned order).
         ivec3 lo = (key.xyz * BRICK_VOXELS) << key.w;
         ivec3 hi = ((key.xyz + 1) * BRICK_VOXELS) << key.w;

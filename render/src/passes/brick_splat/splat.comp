@@ -1,9 +1,12 @@
 #version 460
-// fog.brick_splat: one thread per live particle of a converted system. Each carrier adds its
+// fog.brick_splat: one thread per live particle of a converted system and z slab of its kernel
+// (up to MAX_AXIS_CELLS threads per carrier, so a wide kernel's cells are written in parallel; the
+// carrier's total is split over its slabs, the floor of each slab's share and the rest to the
+// peak slab, then over each slab's cells the same way). Each carrier adds its
 // kernel to the cells it touches on its level (fog::kernel docs): the Gaussian integrated over
 // each cell with erf and renormalised over the touched cells, the carrier's total rounded
 // stochastically to integer extinction units, each cell the floor of its share and the rest to
-// the peak cell, so the cells sum to the total exactly; tint and emission are added weighted by
+// the peak cell of its slab, so the cells sum to the total exactly; tint and emission are added weighted by
 // the same units. Poisoned carriers (NaN, infinite, negative, larger than 1 km) and kernels too
 // large for the top level are skipped and counted; cells whose brick could not be allocated are
 // counted as clipped. fog::splat is the CPU twin.
@@ -72,8 +75,23 @@ void add_cell(int level, ivec3 cell, uint share, Carrier c) {
     }
 }
 
+// The units of slab k (cells with z = lo.z + k): the floor of its share, the rest to the peak slab.
+uint slab_units(uint units, float wz[MAX_AXIS_CELLS], int count, int peak, int k) {
+    if (k != peak) {
+        return uint(float(units) * wz[k]);
+    }
+    uint others = 0u;
+    for (int i = 0; i < count; ++i) {
+        if (i != peak) {
+            others += uint(float(units) * wz[i]);
+        }
+    }
+    return units - others;
+}
+
 void main() {
     uint i = gl_GlobalInvocationID.x;
+    int slab = int(gl_GlobalInvocationID.y);
     if (i >= alive_count()) {
         return;
     }
@@ -82,8 +100,11 @@ void main() {
     if (c.weight <= 0.0) {
         return;
     }
+    bool counts = slab == 0;
     if (carrier_poisoned(c)) {
-        atomicAdd(counters[C_POISONED], 1u);
+        if (counts) {
+            atomicAdd(counters[C_POISONED], 1u);
+        }
         return;
     }
     float mass = carrier_mass(c);
@@ -93,13 +114,21 @@ void main() {
     float sigma = kernel_sigma(c);
     int level = kernel_level(sigma, distance(c.position, bricks.camera_voxel.xyz));
     if (level < 0) {
-        atomicAdd(counters[C_TOO_LARGE], 1u);
+        if (counts) {
+            atomicAdd(counters[C_TOO_LARGE], 1u);
+        }
         return;
     }
     float vox = level_voxel_m(level);
     float exact = mass / (vox * vox * vox) * EXTINCTION_UNITS_PER_INV_M;
     if (exact > MAX_CARRIER_UNITS) {
-        atomicAdd(counters[C_POISONED], 1u);
+        if (counts) {
+            atomicAdd(counters[C_POISONED], 1u);
+        }
+        return;
+    }
+    ivec2 rz = support_cells(c.position.z, sigma, vox);
+    if (slab > rz.y - rz.x) {
         return;
     }
     float u = rounding_uniform(slot, bricks.counts.y);
@@ -107,31 +136,30 @@ void main() {
     float wx[MAX_AXIS_CELLS], wy[MAX_AXIS_CELLS], wz[MAX_AXIS_CELLS];
     ivec2 rx = support_cells(c.position.x, sigma, vox);
     ivec2 ry = support_cells(c.position.y, sigma, vox);
-    ivec2 rz = support_cells(c.position.z, sigma, vox);
     axis_weights(c.position.x, sigma, vox, rx, wx);
     axis_weights(c.position.y, sigma, vox, ry, wy);
     axis_weights(c.position.z, sigma, vox, rz, wz);
-    ivec3 lo = ivec3(rx.x, ry.x, rz.x);
+    uint slab_total = slab_units(units, wz, rz.y - rz.x + 1, argmax(wz), slab);
+    ivec3 lo = ivec3(rx.x, ry.x, rz.x + slab);
     uint written = 0u;
-    for (int z = 0; z <= rz.y - rz.x; ++z) {
-        for (int y = 0; y <= ry.y - ry.x; ++y) {
-            for (int x = 0; x <= rx.y - rx.x; ++x) {
-                float w = wz[z] * wy[y] * wx[x];
-                uint share = uint(float(units) * w);
-                written += share;
-                add_cell(level, lo + ivec3(x, y, z), share, c);
-            }
+    for (int y = 0; y <= ry.y - ry.x; ++y) {
+        for (int x = 0; x <= rx.y - rx.x; ++x) {
+            uint share = uint(float(slab_total) * (wy[y] * wx[x]));
+            written += share;
+            add_cell(level, lo + ivec3(x, y, 0), share, c);
         }
     }
-    ivec3 peak = lo + ivec3(argmax(wx), argmax(wy), argmax(wz));
-    uint rest = units - written;
+    ivec3 peak = lo + ivec3(argmax(wx), argmax(wy), 0);
+    uint rest = slab_total - written;
     uint s = slot_of(level, peak);
     if (s != PAGE_NONE) {
         atomicAdd(accum_ext[s * uint(BRICK_CELLS) + uint(cell_in_brick(peak))], rest);
     } else {
         add_u64(C_CLIPPED_LO + 2u * uint(level), rest);
     }
-    atomicAdd(counters[C_CARRIERS], 1u);
-    add_u64(C_UNITS_LO + 2u * uint(level), units);
-    add_mass(C_EXPECTED_LO, mass);
+    if (counts) {
+        atomicAdd(counters[C_CARRIERS], 1u);
+        add_u64(C_UNITS_LO + 2u * uint(level), units);
+        add_mass(C_EXPECTED_LO, mass);
+    }
 }
