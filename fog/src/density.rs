@@ -68,7 +68,7 @@ impl Field {
         let mut sum = 0.0;
         for corner in 0..8 {
             let d = IVec3::new(corner & 1, (corner >> 1) & 1, (corner >> 2) & 1);
-            let w = Vec3::select(d.cmpeq(IVec3::ONE).into(), f, Vec3::ONE - f);
+            let w = Vec3::select(d.cmpeq(IVec3::ONE), f, Vec3::ONE - f);
             sum += w.x * w.y * w.z * self.cell(level, i0 + d);
         }
         sum

@@ -17,6 +17,7 @@
 //! - `D = KERNEL_DIFFUSION_M2_PER_S`, a small turbulent diffusion (0.005 m²/s: 0.3 m of extra
 //!   spread after 10 s): the particle's own size curve (start to end scale) is the creator's
 //!   spreading; diffusion adds the mixing that billboards cannot show, without outrunning it.
+//!
 //! The peak falls as `m / (2 pi sigma²)^(3/2)` while the integral stays `m`: the smoke spreads and
 //! thins, and the alpha fade over life (through `alpha`) sets its dissipation.
 //!

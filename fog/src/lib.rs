@@ -9,7 +9,6 @@
 //! - [`kernel`]: a carrier's mass and kernel (width law, cell weights, fixed point).
 //! - [`splat`]: the CPU twin of the GPU brick splat.
 //! - [`density`]: the field as the march samples it, its export grid and Mitsuba `.vol` writer.
-//! Facts about particle systems: `../shared/reference/sl-particles.md`.
 #![forbid(unsafe_code)]
 
 pub mod bricks;
