@@ -28,7 +28,9 @@ use crate::types::{blend, pattern, PartFlags, PartSysData, PatternKind};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Refusal {
     /// The CRC word is 0.
-    #[error("system.crc is 0: the viewer reads such a block as \"no particle system\"; use 1, as simulators do")]
+    #[error(
+        "system.crc is 0: the viewer reads such a block as \"no particle system\"; use 1, as simulators do"
+    )]
     CrcZero,
     /// A blend factor outside the script set.
     #[error("{field} is {value}: not a blend factor a simulator sends (0..=9 except 6 and 8; the viewer uses the byte unchecked as a GL blend-table index)")]
@@ -105,7 +107,8 @@ fn unit(w: &mut Vec<String>, name: &str, v: Vec4, byte: fn(f32) -> u8) {
 
 /// A pattern byte that is not one of the five patterns (0 aside: OpenSim's default, drawn as DROP).
 fn pattern_warning(byte: u8) -> Option<String> {
-    let known = [0, pattern::DROP, pattern::EXPLODE, pattern::ANGLE, pattern::ANGLE_CONE, pattern::ANGLE_CONE_EMPTY];
+    let known =
+        [0, pattern::DROP, pattern::EXPLODE, pattern::ANGLE, pattern::ANGLE_CONE, pattern::ANGLE_CONE_EMPTY];
     if known.contains(&byte) {
         return None;
     }
@@ -131,7 +134,8 @@ fn tail_flag_warning(sys: &PartSysData) -> Option<String> {
     if !(has_glow || has_blend) {
         return None;
     }
-    let wanted = if has_glow { PartFlags::DATA_GLOW } else { 0 } | if has_blend { PartFlags::DATA_BLEND } else { 0 };
+    let wanted =
+        if has_glow { PartFlags::DATA_GLOW } else { 0 } | if has_blend { PartFlags::DATA_BLEND } else { 0 };
     let stray = p.flags.0 & (PartFlags::DATA_GLOW | PartFlags::DATA_BLEND) & !wanted;
     (stray != 0).then(|| {
         format!("particle.flags: tail bit(s) {stray:#x} cleared: the block carries no such glow/blend pair")
