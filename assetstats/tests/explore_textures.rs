@@ -55,5 +55,6 @@ fn mutated_textures_never_panic_and_accepted_ones_are_in_range() {
         rle_tga(),
     ];
     let summary = explore("textures", &seeds, Mode::Bytes, Budget::from_env(), check);
+    println!("{summary:?}");
     assert!(summary.accepted >= seeds.len() as u64, "the seeds themselves were refused: {summary:?}");
 }

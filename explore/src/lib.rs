@@ -201,18 +201,20 @@ fn chunk(rng: &mut Rng, len: usize) -> (usize, usize) {
     (from, 1 + rng.below(len - from))
 }
 
-/// Replaces one run of digits (with its sign, point and exponent) by a hostile number.
+/// Replaces one number (sign, digits, point, exponent) by a hostile number.
 fn replace_number(rng: &mut Rng, data: &mut Vec<u8>) {
-    let starts: Vec<usize> = (0..data.len())
-        .filter(|&i| data[i].is_ascii_digit() && (i == 0 || !data[i - 1].is_ascii_alphanumeric()))
-        .collect();
+    let in_number = |b: u8| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-' | b'_');
+    let begins = |i: usize| {
+        let digit_at = |j: usize| data.get(j).is_some_and(u8::is_ascii_digit);
+        let first = digit_at(i) || (data[i] == b'-' && digit_at(i + 1));
+        first && (i == 0 || !(in_number(data[i - 1]) || data[i - 1].is_ascii_alphanumeric()))
+    };
+    let starts: Vec<usize> = (0..data.len()).filter(|&i| begins(i)).collect();
     if starts.is_empty() {
         return;
     }
     let start = starts[rng.below(starts.len())];
-    let is_number_byte = |b: u8| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-' | b'_');
-    let end = (start..data.len()).find(|&i| !is_number_byte(data[i])).unwrap_or(data.len());
-    let start = if start > 0 && data[start - 1] == b'-' { start - 1 } else { start };
+    let end = (start + 1..data.len()).find(|&i| !in_number(data[i])).unwrap_or(data.len());
     let with = HOSTILE_NUMBERS[rng.below(HOSTILE_NUMBERS.len())].as_bytes().to_vec();
     data.splice(start..end, with);
 }

@@ -32,5 +32,6 @@ fn check_block(block: &[u8]) -> Verdict {
 fn mutated_blocks_never_panic_and_decoded_systems_round_trip() {
     let seeds = corpus(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/decode"));
     let summary = explore("psys-decode", &seeds, Mode::Bytes, Budget::from_env(), check_block);
+    println!("{summary:?}");
     assert!(summary.accepted > 0, "nothing decoded: {summary:?}");
 }
