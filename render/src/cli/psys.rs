@@ -1,7 +1,6 @@
 //! `particle-fog psys decode <HEX>`, `particle-fog psys encode <FILE|->` and
 //! `particle-fog lsl <script.lsl>`: the wire format and LSL import, as JSON.
 
-use std::io::Read as _;
 use std::path::Path;
 
 use anyhow::Context as _;
@@ -9,16 +8,21 @@ use anyhow::Context as _;
 /// Exit code for a rejected block or a script that does not parse.
 pub const EXIT_REJECTED: i32 = particles::json::EXIT_REJECTED;
 
-/// `psys decode`: the JSON report and the exit code (0 ok or none, 3 rejected).
-pub fn decode(hex: &str) -> (String, i32) {
+/// `psys decode`: the JSON report, the exit code (0 ok or none, 3 rejected) and, for a rejected
+/// block, the reason (also in the JSON) for standard error.
+pub fn decode(hex: &str) -> (String, i32, Option<String>) {
     let (value, code) = particles::json::decode_report(hex);
-    (serde_json::to_string_pretty(&value).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}")), code)
+    let reason = (code != 0).then(|| value["reason"].as_str().unwrap_or("rejected").to_owned());
+    let json = serde_json::to_string_pretty(&value).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    (json, code, reason)
 }
 
-/// `psys encode`: reads the decode JSON shape from a file or `-` (standard input), returns hex.
-pub fn encode(source: &str) -> anyhow::Result<String> {
+/// `psys encode`: reads the decode JSON shape from a file or `-` (standard input, at most
+/// [`crate::input::MAX_DESCRIPTOR_BYTES`] either way); returns the hex and a warning for each value
+/// the encoder changed, or why it refuses the descriptor (CRC 0, a foreign blend factor).
+pub fn encode(source: &str) -> anyhow::Result<particles::json::Encoded> {
     let text = read_source(source)?;
-    Ok(particles::json::encode_from_json(&text)?)
+    Ok(particles::json::encode_from_json_checked(&text)?)
 }
 
 /// `lsl`: every particle call of a script as JSON, or the parse error (line and column).
@@ -31,11 +35,11 @@ pub fn lsl(path: &Path) -> anyhow::Result<Result<String, String>> {
 }
 
 fn read_source(source: &str) -> anyhow::Result<String> {
-    if source == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).context("reading standard input")?;
-        Ok(text)
+    use crate::input::{read_stdin_text, read_text, MAX_DESCRIPTOR_BYTES};
+    const WHAT: &str = "a descriptor";
+    Ok(if source == "-" {
+        read_stdin_text(MAX_DESCRIPTOR_BYTES, WHAT)?
     } else {
-        std::fs::read_to_string(source).with_context(|| format!("reading {source}"))
-    }
+        read_text(Path::new(source), MAX_DESCRIPTOR_BYTES, WHAT)?
+    })
 }
