@@ -228,7 +228,7 @@ fn write_atomically(path: &Path, file: &CacheFile) -> Result<(), AssetError> {
     let mut tmp_name = path.as_os_str().to_owned();
     tmp_name.push(format!(".tmp{}", std::process::id()));
     let tmp = PathBuf::from(tmp_name);
-    let io_err = |source| AssetError::Io { file: path.to_path_buf(), source };
+    let io_err = |reason| AssetError::Io { file: path.to_path_buf(), reason };
     std::fs::write(&tmp, json).map_err(io_err)?;
     std::fs::rename(&tmp, path).map_err(|e| {
         // Best effort: do not leave the temporary file behind.

@@ -10,13 +10,19 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum AssetError {
     /// The file could not be read (or the cache file could not be written).
-    #[error("{}: cannot read or write the file: {source}", .file.display())]
+    #[error("{}: cannot read or write the file: {reason}", .file.display())]
     Io {
         /// The file concerned.
         file: PathBuf,
-        /// The operating system's reason.
-        #[source]
-        source: std::io::Error,
+        /// The operating system's reason (said in the message, so not a `#[source]`: error
+        /// chains would print it twice).
+        reason: std::io::Error,
+    },
+    /// The path names a directory, device, pipe or socket.
+    #[error("{}: not a regular file", .file.display())]
+    NotAFile {
+        /// The path concerned.
+        file: PathBuf,
     },
     /// The file is larger than any acceptable texture could be.
     #[error("{}: file is {bytes} bytes, over the {max}-byte limit for a texture", .file.display())]

@@ -60,6 +60,7 @@ mod report;
 mod scan;
 mod shape;
 mod stats;
+mod tga;
 mod verdict;
 
 pub use cache::{StatsCache, TextureKey};
@@ -67,7 +68,7 @@ pub use default_texture::{default_particle_texture, default_texture_stats, DEFAU
 pub use error::AssetError;
 pub use load::{decode_rgba, load_rgba, read_texture_bytes, MAX_DIMENSION, MAX_FILE_BYTES};
 pub use profile::RADIAL_BINS;
-pub use report::{texstats_json, texstats_table};
+pub use report::{texstats, texstats_json, texstats_table, Texstats};
 pub use scan::GRID;
 pub use shape::{ANGULAR_SECTORS, OPENING_RADIUS};
 pub use stats::{stats_for_file, Shape, TextureStats, COVERAGE_THRESHOLDS, STATS_VERSION};

@@ -1,13 +1,15 @@
 //! Reading untrusted texture files: size-checked read, format detection, header check, limited decode.
 //!
 //! Order of checks, cheapest first, so a hostile file costs almost nothing:
-//! 1. the file size against [`MAX_FILE_BYTES`] (before reading it);
+//! 1. a regular file (not a directory, device or pipe), its size against [`MAX_FILE_BYTES`]
+//!    (before reading it);
 //! 2. the format, from the magic bytes (PNG, JPEG) or, for TGA, which has no magic, from the file
 //!    extension; JPEG 2000 (`.j2c`/`.jp2`, the viewer's asset format) is recognised and refused: its
 //!    decoders are large and this crate is fed PNG/TGA/JPEG exports;
 //! 3. the header's dimensions (read without decoding the pixels): zero or over [`MAX_DIMENSION`] on
 //!    a side is refused;
-//! 4. for JPEG, an end-of-image marker after the scan data (the decoder itself accepts a cut-off
+//! 4. for run-length-encoded TGA, packets that end exactly on the last pixel (the decoder drops an
+//!    overrun silently; see `tga`); for JPEG, an end-of-image marker after the scan data (the decoder itself accepts a cut-off
 //!    file and fills the missing part with grey);
 //! 5. the decode itself, under `image::Limits` (the same dimension limit and an allocation cap), so a
 //!    header that lies about its size is still caught;
@@ -52,9 +54,18 @@ const J2K_CODESTREAM_MAGIC: [u8; 4] = [0xFF, 0x4F, 0xFF, 0x51];
 /// JPEG 2000 JP2 container signature box.
 const JP2_SIGNATURE_BOX: [u8; 12] = [0, 0, 0, 0x0C, b'j', b'P', b' ', b' ', 0x0D, 0x0A, 0x87, 0x0A];
 
-/// Reads a texture file's bytes, refusing files over [`MAX_FILE_BYTES`].
+/// Reads a texture file's bytes, refusing anything but a regular file (a directory, `/dev/zero`, a
+/// pipe) and files over [`MAX_FILE_BYTES`], before reading them.
 pub fn read_texture_bytes(path: &Path) -> Result<Vec<u8>, AssetError> {
-    let io_err = |source| AssetError::Io { file: path.to_path_buf(), source };
+    let io_err = |reason| AssetError::Io { file: path.to_path_buf(), reason };
+    let meta = std::fs::metadata(path).map_err(io_err)?;
+    if !meta.is_file() {
+        return Err(AssetError::NotAFile { file: path.to_path_buf() });
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        let bytes = meta.len();
+        return Err(AssetError::FileTooLarge { file: path.to_path_buf(), bytes, max: MAX_FILE_BYTES });
+    }
     let file = std::fs::File::open(path).map_err(io_err)?;
     let mut bytes = Vec::new();
     // Read at most one byte past the limit, so a growing or lying file cannot exhaust memory.
@@ -83,6 +94,11 @@ pub fn decode_rgba(bytes: &[u8], file: &Path) -> Result<RgbaImage, AssetError> {
         None => ImageReader::with_format(Cursor::new(bytes), format).into_dimensions().map_err(decode_err)?,
     };
     check_dimensions(width, height, file)?;
+    if format == ImageFormat::Tga {
+        // The decoder drops a packet's pixels past the image end and reports success.
+        crate::tga::check_rle(bytes)
+            .map_err(|fault| AssetError::Decode { file: file.to_path_buf(), reason: fault.to_string() })?;
+    }
     if format == ImageFormat::Jpeg && !jpeg_has_end_marker(bytes) {
         // The JPEG decoder fills a cut-off scan with grey and reports success.
         return Err(AssetError::Decode {

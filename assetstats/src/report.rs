@@ -16,9 +16,13 @@ use crate::{stats_for_file, AssetError, TextureStats};
 /// `softness`, `shape` (`"soft"` or `"shaped"`) and `reasons`; a file that fails gives
 /// `{"file": ..., "error": ...}` instead.
 pub fn texstats_json(files: &[PathBuf]) -> Value {
+    json_of(&measure_all(files))
+}
+
+fn json_of(results: &[(String, Result<TextureStats, AssetError>)]) -> Value {
     Value::Array(
-        measure_all(files)
-            .into_iter()
+        results
+            .iter()
             .map(|(file, result)| match result {
                 Ok(s) => json!({
                     "file": file,
@@ -51,15 +55,45 @@ pub fn texstats_json(files: &[PathBuf]) -> Value {
 /// Measures each file (in parallel) and returns a human-readable table, one row per file in input
 /// order, with the reasons of shaped textures indented below their row.
 pub fn texstats_table(files: &[PathBuf]) -> String {
+    table_of(&measure_all(files), true)
+}
+
+/// What `particle-fog texstats` prints: the JSON array or the table on standard output, and each
+/// file's error for standard error (the command then exits non-zero).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Texstats {
+    /// The JSON array (errors included as `{"file", "error"}` objects) or the table (errors left
+    /// out).
+    pub output: String,
+    /// One message per file that could not be measured, naming the file.
+    pub errors: Vec<String>,
+}
+
+/// Measures each file once (in parallel) for `particle-fog texstats [--json]`.
+pub fn texstats(files: &[PathBuf], json: bool) -> Texstats {
+    let results = measure_all(files);
+    let errors = results.iter().filter_map(|(_, r)| r.as_ref().err().map(ToString::to_string)).collect();
+    let output = if json {
+        // Serialising a `Value` cannot fail.
+        serde_json::to_string_pretty(&json_of(&results)).unwrap_or_default() + "\n"
+    } else {
+        table_of(&results, false)
+    };
+    Texstats { output, errors }
+}
+
+/// The table; a failed file is a row saying its error when `error_rows`, else left out.
+fn table_of(results: &[(String, Result<TextureStats, AssetError>)], error_rows: bool) -> String {
     let mut out = format!(
         "{:<40} {:>9} {:>6} {:>8} {:>7} {:>8} {:<6}\n",
         "file", "size", "alpha", "edge", "colvar", "softness", "shape"
     );
-    for (file, result) in measure_all(files) {
+    for (file, result) in results {
         // Writing to a String cannot fail.
         let _ = match result {
-            Ok(s) => write_row(&mut out, &file, &s),
-            Err(e) => writeln!(out, "{file:<40} error: {e}"),
+            Ok(s) => write_row(&mut out, file, s),
+            Err(e) if error_rows => writeln!(out, "{file:<40} error: {e}"),
+            Err(_) => Ok(()),
         };
     }
     out

@@ -206,3 +206,49 @@ fn grey_and_rgb_files_are_opaque_and_shaped() {
     }
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
+
+/// A 4 x 2 grey run-length-encoded TGA (type 11, 8 bits, top-left origin) whose packets follow.
+fn grey_rle_tga(packets: &[u8]) -> Vec<u8> {
+    let mut t = vec![0, 0, 11, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 2, 0, 8, 0x20];
+    t.extend_from_slice(packets);
+    t
+}
+
+#[test]
+fn a_tga_whose_run_length_packets_overrun_the_image_is_refused() {
+    // Two runs of 4 pixels: exactly the 8 pixels the header declares.
+    let exact = decode_rgba(&grey_rle_tga(&[0x83, 200, 0x83, 50]), Path::new("ok.tga")).expect("well-formed");
+    assert_eq!((exact.width(), exact.height(), exact.get_pixel(0, 1)[0]), (4, 2, 50));
+    // The second run claims 100 pixels: 96 past the end of the image.
+    let err = decode_rgba(&grey_rle_tga(&[0x83, 200, 0xE3, 50]), Path::new("overrun.tga"))
+        .expect_err("overrunning packet");
+    assert!(matches!(err, AssetError::Decode { .. }), "{err}");
+    assert!(err.to_string().contains("overruns the image"), "{err}");
+    // A raw packet of 5 literal pixels after a run of 4 overruns as well.
+    let err = decode_rgba(&grey_rle_tga(&[0x83, 200, 0x04, 1, 2, 3, 4, 5]), Path::new("raw.tga"))
+        .expect_err("overrunning raw packet");
+    assert!(err.to_string().contains("reach pixel 9, the header declares 8"), "{err}");
+}
+
+#[test]
+fn devices_and_directories_are_refused_without_reading_them() {
+    let err = stats_for_file(Path::new("/dev/zero")).expect_err("a device");
+    assert!(matches!(err, AssetError::NotAFile { .. }), "{err}");
+    assert!(err.to_string().ends_with("/dev/zero: not a regular file"), "{err}");
+    let dir = scratch_dir("dir");
+    let err = stats_for_file(&dir).expect_err("a directory");
+    assert!(matches!(err, AssetError::NotAFile { .. }), "{err}");
+    std::fs::remove_dir_all(&dir).expect("clean up");
+}
+
+#[test]
+fn a_missing_file_says_the_os_reason_once_in_an_error_chain() {
+    let err = stats_for_file(Path::new("/nonexistent/puff.png")).expect_err("missing");
+    let mut chain = err.to_string();
+    let mut source = std::error::Error::source(&err);
+    while let Some(s) = source {
+        chain += &format!(": {s}");
+        source = s.source();
+    }
+    assert_eq!(chain.matches("No such file").count(), 1, "{chain}");
+}

@@ -8,7 +8,8 @@
 //!
 //! [`encode`] writes what a simulator sends: the legacy layout when glow is zero and blend is the
 //! default pair, otherwise the extended layout with only the tails needed. See [`fixed`] for the
-//! quantisation and its one deliberate departure from LL's packer (clamping instead of wrapping).
+//! quantisation and its one deliberate departure from LL's packer (clamping instead of wrapping),
+//! and [`check`] for what encoding would change or must refuse (a hand-written descriptor).
 //!
 //! Layouts (little-endian throughout):
 //!
@@ -18,11 +19,13 @@
 //!                     | [glow start, end: U8 U8 if DATA_GLOW] | [blend src, dst: U8 U8 if DATA_BLEND]
 //! ```
 
+pub mod check;
 mod decode;
 mod encode;
 pub mod fixed;
 mod hex;
 
+pub use check::{check, Refusal};
 pub use decode::decode;
 pub use encode::encode;
 pub use hex::{parse_hex, to_hex, HexError};

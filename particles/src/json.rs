@@ -120,6 +120,9 @@ pub enum JsonError {
         /// What is wrong with it.
         message: String,
     },
+    /// A descriptor the encoder refuses: it would not mean the particle system it describes.
+    #[error("{0}")]
+    Refused(#[from] codec::Refusal),
     /// A number that is NaN or infinite: built so in code, or a JSON number beyond the `f32` range.
     #[error("{path}: not a finite f32 number")]
     NotFinite {
@@ -255,11 +258,28 @@ pub fn decode_report(hex: &str) -> (Value, i32) {
 }
 
 /// `psys encode`: a descriptor (the `decode_report` shape; `"status"` optional, `"ok"` if present)
-/// in, the block as lowercase hex out.
+/// in, the block as lowercase hex out. Refuses what [`encode_from_json_checked`] refuses; the
+/// warnings for clamped values are dropped (use that function to show them).
 pub fn encode_from_json(text: &str) -> Result<String, JsonError> {
+    encode_from_json_checked(text).map(|e| e.hex)
+}
+
+/// A block encoded from JSON, with a warning for each value the encoder changed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Encoded {
+    /// The block as lowercase hex.
+    pub hex: String,
+    /// One text per changed value, naming its field (`system.burst_rate: -1 is outside ...`).
+    pub warnings: Vec<String>,
+}
+
+/// Like [`encode_from_json`], but refuses what [`codec::check`] refuses (a CRC of 0, a blend factor
+/// no simulator sends) and returns the warnings for every value the encoder clamps or rewrites.
+pub fn encode_from_json_checked(text: &str) -> Result<Encoded, JsonError> {
     let descriptor = descriptor_from_json(text)?;
     let sys = PartSysData::try_from(descriptor)?;
-    Ok(codec::to_hex(&codec::encode(&sys)))
+    let warnings = codec::check(&sys)?;
+    Ok(Encoded { hex: codec::to_hex(&codec::encode(&sys)), warnings })
 }
 
 /// Parses a descriptor with errors that name the field (`system.burst_rate: invalid type: ...`),

@@ -13,6 +13,7 @@ pub mod error;
 pub mod frame;
 pub mod froxel;
 pub mod gpu_types;
+pub mod input;
 pub mod names;
 pub mod particle_fog;
 pub mod particle_textures;

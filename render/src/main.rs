@@ -1,23 +1,32 @@
 //! The `particle-fog` command-line tool: render, benchmark, classify and inspect.
 
+use std::io::IsTerminal as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use render::cli;
+use render::cli::output::{error_text, say, write_all_or_closed, Outcome};
+use render::vk::device::DeviceSelector;
 
 /// Particle fog for a Second Life-style viewer's Vulkan renderer.
 #[derive(Parser, Debug)]
 #[command(name = "particle-fog", version, about)]
 struct Args {
-    /// Turn on the Khronos validation layer (validation errors are logged and fail the command).
-    #[arg(long, global = true)]
-    validation: bool,
-    /// Which Vulkan device to use: an index from `particle-fog devices`, or part of its name.
-    #[arg(long, global = true, value_name = "NAME|INDEX")]
-    device: Option<String>,
     #[command(subcommand)]
     command: Command,
+}
+
+/// The device options of the subcommands that use Vulkan (`render`, `devices`).
+#[derive(clap::Args, Debug)]
+struct GpuArgs {
+    /// Turn on the Khronos validation layer (validation errors are logged and fail the command).
+    #[arg(long)]
+    validation: bool,
+    /// Which Vulkan device: an index from `particle-fog devices`, part of its name (any case), or
+    /// `auto` (a discrete GPU first) [default: auto].
+    #[arg(long, value_name = "INDEX|NAME|auto", value_parser = cli::devices::parse_selector)]
+    device: Option<DeviceSelector>,
 }
 
 /// Settings for subcommands that render or classify: a settings.xml and overrides.
@@ -26,7 +35,8 @@ pub struct SettingsArgs {
     /// A viewer settings.xml to read settings from (missing file: defaults; at most 16 MiB).
     #[arg(long = "settings", value_name = "FILE")]
     pub file: Option<PathBuf>,
-    /// Override one setting, e.g. `--set RenderVKParticleFog=true`; repeatable, later wins.
+    /// Override one setting, e.g. `--set RenderVKParticleFog=true`; repeatable, later wins (each
+    /// setting's type and range: `particle-fog settings list`).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub overrides: Vec<String>,
 }
@@ -52,22 +62,22 @@ enum SettingsAction {
 /// `particle-fog render` options.
 #[derive(clap::Args, Debug)]
 struct RenderArgs {
-    /// The scene file (TOML; see scenes/README.md).
+    /// The scene file (TOML, a regular file of at most 4 MiB; see scenes/README.md).
     scene: PathBuf,
-    /// Output size in pixels.
+    /// Output size in pixels, WIDTHxHEIGHT, each 1..=16384.
     #[arg(long, default_value = "1280x720", value_parser = cli::render::parse_size)]
     size: (u32, u32),
-    /// Frames to render.
+    /// Frames to render, written and timed: 1..=100000.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     frames: u32,
     /// Frames of particle simulation before the rendered frames (nothing drawn, written or
-    /// timed), to start from the particle systems' steady state
+    /// timed), to start from the particle systems' steady state: 0..=100000.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     warmup: u32,
-    /// Simulated frames per second.
-    #[arg(long, default_value_t = 30.0)]
+    /// Simulated frames per second (each frame steps 1/FPS seconds): above 0, at most 1000.
+    #[arg(long, default_value_t = 30.0, value_parser = parse_fps)]
     fps: f32,
-    /// Output folder.
+    /// Output folder for the PNG frames and SCENE_timings.json (created if missing).
     #[arg(long, default_value = "out")]
     out: PathBuf,
     /// Write only the last frame.
@@ -83,25 +93,28 @@ struct RenderArgs {
     export_density: Option<PathBuf>,
     #[command(flatten)]
     settings: SettingsArgs,
+    #[command(flatten)]
+    gpu: GpuArgs,
 }
 
 /// `particle-fog classify` options.
 #[derive(clap::Args, Debug)]
 struct ClassifyArgs {
-    /// An LSL script.
+    /// An LSL script (a regular file of at most 1 MiB).
     #[arg(long, group = "input")]
     lsl: Option<PathBuf>,
-    /// A PSYS block as hex.
+    /// A PSYS block as hex (0..=98 bytes; whitespace allowed).
     #[arg(long, group = "input")]
     hex: Option<String>,
-    /// A scene file.
+    /// A scene file (a regular file of at most 4 MiB).
     #[arg(long, group = "input")]
     scene: Option<PathBuf>,
-    /// Images named like the systems' textures (by file stem: name or UUID).
+    /// Images named like the systems' textures (by file stem: name or UUID); PNG, TGA or JPEG of
+    /// at most 80 MiB and 4096 x 4096 pixels each.
     #[arg(long, value_name = "DIR")]
     texture_dir: Option<PathBuf>,
     /// How a texture without statistics is treated (unknown: stays a billboard).
-    #[arg(long, default_value = "unknown", value_name = "unknown|soft|shaped")]
+    #[arg(long, default_value = "unknown", value_parser = ["unknown", "soft", "shaped"])]
     unknown_texture: String,
     /// Print JSON instead of a table.
     #[arg(long)]
@@ -114,12 +127,14 @@ struct ClassifyArgs {
 enum PsysAction {
     /// Decode a PSYS block (hex) exactly as the viewer does; JSON out; exit 3 when rejected.
     Decode {
-        /// The block as hex digits (whitespace allowed).
+        /// The block as hex digits (0..=98 bytes; whitespace allowed).
         hex: String,
     },
-    /// Encode the JSON shape `psys decode` prints back into the block a simulator would send.
+    /// Encode the JSON shape `psys decode` prints back into the block a simulator would send; a
+    /// warning on stderr for each value changed to fit its field, an error for a CRC of 0 or a
+    /// blend factor no simulator sends.
     Encode {
-        /// A JSON file, or `-` for standard input.
+        /// A JSON file, or `-` for standard input (at most 64 KiB either way).
         source: String,
     },
 }
@@ -133,12 +148,13 @@ enum Command {
     },
     /// Why each particle system does or does not become fog: verdict, score, exclusions, factors.
     Classify(ClassifyArgs),
-    /// Texture statistics (mean alpha, edge energy, colour, softness, soft/shaped verdict).
+    /// Texture statistics (mean alpha, edge energy, colour, softness, soft/shaped verdict); a
+    /// file that cannot be measured is reported on stderr and makes the exit code 1.
     Texstats {
-        /// PNG, TGA or JPEG files.
+        /// PNG, TGA or JPEG files: regular files of at most 80 MiB and 4096 x 4096 pixels.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Print a JSON array instead of a table.
+        /// Print a JSON array instead of a table (a failed file appears as {"file", "error"}).
         #[arg(long)]
         json: bool,
     },
@@ -163,81 +179,107 @@ enum Command {
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        gpu: GpuArgs,
     },
 }
 
 fn main() -> ExitCode {
+    let colour = std::io::stderr().is_terminal();
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
         )
+        .with_ansi(colour)
         .with_writer(std::io::stderr)
         .init();
-    let args = Args::parse();
-    match run(args) {
-        Ok(code) => code,
+    let outcome = run(Args::parse()).and_then(|o| {
+        write_all_or_closed(&mut std::io::stdout().lock(), &o.stdout)?;
+        Ok(o.code)
+    });
+    match outcome {
+        Ok(code) => ExitCode::from(code),
         Err(e) => {
-            eprintln!("error: {e:#}");
+            say(&format!("error: {}", error_text(&e)));
             ExitCode::FAILURE
         }
     }
 }
 
-fn exit_code(code: i32) -> ExitCode {
-    ExitCode::from(u8::try_from(code).unwrap_or(1))
+/// Largest `--fps` accepted.
+const MAX_FPS: f32 = 1000.0;
+
+fn parse_fps(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(f) if f > 0.0 && f <= MAX_FPS => Ok(f),
+        _ => Err(format!("{text:?}: expected a number above 0 and at most {MAX_FPS}")),
+    }
 }
 
-fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let desc = render::GpuDesc {
-        validation: args.validation,
-        device: args.device.as_deref().unwrap_or("auto").parse().unwrap_or_default(),
-    };
-    match args.command {
-        Command::Psys { action: PsysAction::Decode { hex } } => {
-            let (json, code) = cli::psys::decode(&hex);
-            println!("{json}");
-            return Ok(exit_code(code));
-        }
-        Command::Psys { action: PsysAction::Encode { source } } => {
-            println!("{}", cli::psys::encode(&source)?)
-        }
-        Command::Classify(a) => run_classify(a)?,
-        Command::Texstats { files, json } => {
-            if json {
-                println!("{}", serde_json::to_string_pretty(&assetstats::texstats_json(&files))?);
-            } else {
-                print!("{}", assetstats::texstats_table(&files));
-            }
-        }
+fn exit_code(code: i32) -> u8 {
+    u8::try_from(code).unwrap_or(1)
+}
+
+fn run(args: Args) -> anyhow::Result<Outcome> {
+    Ok(match args.command {
+        Command::Psys { action } => run_psys(action)?,
+        Command::Classify(a) => Outcome::text(run_classify(a)?),
+        Command::Texstats { files, json } => run_texstats(&files, json),
         Command::Lsl { script } => match cli::psys::lsl(&script)? {
-            Ok(json) => println!("{json}"),
+            Ok(json) => Outcome::text(json),
             Err(message) => {
-                eprintln!("error: {message}");
-                return Ok(exit_code(cli::psys::EXIT_REJECTED));
+                say(&format!("error: {message}"));
+                Outcome::default().with_code(exit_code(cli::psys::EXIT_REJECTED))
             }
         },
-        Command::Render(a) => run_render(a, &desc)?,
-        Command::Devices { json } => {
-            let devices = cli::devices::list(args.validation)?;
-            if json {
-                println!("{}", serde_json::to_string_pretty(&devices)?);
+        Command::Render(a) => Outcome::text(run_render(a)?),
+        Command::Devices { json, gpu } => {
+            let devices = cli::devices::list(gpu.validation, gpu.device.as_ref())?;
+            Outcome::text(if json {
+                serde_json::to_string_pretty(&devices)?
             } else {
-                print!("{}", cli::devices::text(&devices));
-            }
+                cli::devices::text(&devices)
+            })
         }
-        Command::Settings { file, action } => {
-            let text = match action {
-                SettingsAction::List => cli::settings::list(&file)?,
-                SettingsAction::Get { name } => cli::settings::get(&file, &name)?,
-                SettingsAction::Set { name, value } => cli::settings::set(&file, &name, &value)?,
-            };
-            println!("{}", text.trim_end());
-        }
-    }
-    Ok(ExitCode::SUCCESS)
+        Command::Settings { file, action } => Outcome::text(match action {
+            SettingsAction::List => cli::settings::list(&file)?,
+            SettingsAction::Get { name } => cli::settings::get(&file, &name)?,
+            SettingsAction::Set { name, value } => cli::settings::set(&file, &name, &value)?,
+        }),
+    })
 }
 
-fn run_classify(a: ClassifyArgs) -> anyhow::Result<()> {
+fn run_psys(action: PsysAction) -> anyhow::Result<Outcome> {
+    Ok(match action {
+        PsysAction::Decode { hex } => {
+            let (json, code, reason) = cli::psys::decode(&hex);
+            if let Some(reason) = reason {
+                say(&format!("error: PSYS block rejected: {reason}"));
+            }
+            Outcome::text(json).with_code(exit_code(code))
+        }
+        PsysAction::Encode { source } => {
+            let encoded = cli::psys::encode(&source)?;
+            for w in &encoded.warnings {
+                say(&format!("warning: {w}"));
+            }
+            Outcome::text(encoded.hex)
+        }
+    })
+}
+
+/// Table or JSON on stdout, each failed file on stderr, exit 1 when any failed.
+fn run_texstats(files: &[PathBuf], json: bool) -> Outcome {
+    let report = assetstats::texstats(files, json);
+    for e in &report.errors {
+        say(&format!("error: {e}"));
+    }
+    let measured = report.errors.len() < files.len();
+    let stdout = if json || measured { report.output } else { String::new() };
+    Outcome { stdout, code: u8::from(!report.errors.is_empty()) }
+}
+
+fn run_classify(a: ClassifyArgs) -> anyhow::Result<String> {
     let source = match (a.lsl, a.hex, a.scene) {
         (Some(p), None, None) => cli::classify::Source::Lsl(p),
         (None, Some(h), None) => cli::classify::Source::Hex(h),
@@ -246,12 +288,11 @@ fn run_classify(a: ClassifyArgs) -> anyhow::Result<()> {
     };
     let policy: fog::report::UnknownTexturePolicy = a.unknown_texture.parse()?;
     let s = cli::classify::settings_for(a.settings.file.as_ref(), &a.settings.overrides)?;
-    println!("{}", cli::classify::run(&source, a.texture_dir.as_deref(), policy, &s, a.json)?.trim_end());
-    Ok(())
+    cli::classify::run(&source, a.texture_dir.as_deref(), policy, &s, a.json)
 }
 
-fn run_render(a: RenderArgs, desc: &render::GpuDesc) -> anyhow::Result<()> {
-    anyhow::ensure!(a.fps.is_finite() && a.fps > 0.0, "--fps must be a positive number");
+fn run_render(a: RenderArgs) -> anyhow::Result<String> {
+    let desc = render::GpuDesc { validation: a.gpu.validation, device: a.gpu.device.unwrap_or_default() };
     let job = cli::render::RenderJob {
         scene: a.scene,
         width: a.size.0,
@@ -266,15 +307,17 @@ fn run_render(a: RenderArgs, desc: &render::GpuDesc) -> anyhow::Result<()> {
         settings_file: a.settings.file,
         overrides: a.settings.overrides,
     };
-    let report = cli::render::run(&job, desc)?;
-    println!(
-        "{} on {} at {}x{}, {} frame(s):",
-        report.scene, report.device, report.width, report.height, report.frames
-    );
-    print!("{}", render::vk::profiler::format_table(&report.passes));
-    println!("wall clock per frame (median, CPU side, submission and wait): {:.3} ms", report.frame_wall_ms);
-    if let Some(fog) = &report.fog {
-        print!("{}", cli::render::format_fog(fog));
-    }
-    Ok(())
+    let report = cli::render::run(&job, &desc)?;
+    let fog = report.fog.as_ref().map(cli::render::format_fog).unwrap_or_default();
+    Ok(format!(
+        "{} on {} at {}x{}, {} frame(s):\n{}wall clock per frame (median, CPU side, submission and wait): {:.3} ms\n{}",
+        report.scene,
+        report.device,
+        report.width,
+        report.height,
+        report.frames,
+        render::vk::profiler::format_table(&report.passes),
+        report.frame_wall_ms,
+        fog.trim_end()
+    ))
 }

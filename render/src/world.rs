@@ -6,7 +6,7 @@
 use ash::vk;
 use glam::{Mat4, Vec3};
 
-use crate::error::Result;
+use crate::error::{RenderError, Result};
 use crate::gpu_types::{GpuLight, GpuObject, ShadowView};
 use crate::scene::{mesh_for, LightKind, Scene};
 use crate::textures;
@@ -110,15 +110,17 @@ impl World {
         let lights = upload(gpu, "world.lights", bytemuck::cast_slice(&padded), storage)?;
         let projector_tex =
             textures::upload_array(gpu, "world.projector_tex", &projector_images, PROJECTOR_TEXTURE_SIZE)?;
-        let shadow_atlas = gpu.create_image(&ImageDesc {
-            name: "world.shadow_atlas",
-            kind: vk::ImageType::TYPE_2D,
-            format: vk::Format::D32_SFLOAT,
-            extent: vk::Extent3D { width: SHADOW_MAP_SIZE, height: SHADOW_MAP_SIZE, depth: 1 },
-            layers: shadow_layers.len() as u32,
-            array: true,
-            usage: vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | vk::ImageUsageFlags::SAMPLED,
-        })?;
+        let shadow_atlas = gpu
+            .create_image(&ImageDesc {
+                name: "world.shadow_atlas",
+                kind: vk::ImageType::TYPE_2D,
+                format: vk::Format::D32_SFLOAT,
+                extent: vk::Extent3D { width: SHADOW_MAP_SIZE, height: SHADOW_MAP_SIZE, depth: 1 },
+                layers: shadow_layers.len() as u32,
+                array: true,
+                usage: vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | vk::ImageUsageFlags::SAMPLED,
+            })
+            .map_err(|e| explain_shadow_atlas_failure(e, &shadow_layers))?;
         let shadow_views = gpu.create_buffer(&BufferDesc {
             name: "world.shadow_views",
             size: (shadow_layers.len() * std::mem::size_of::<ShadowView>()) as u64,
@@ -224,6 +226,39 @@ fn build_meshes(scene: &Scene) -> MeshData {
     (vertices, indices, draws, objects)
 }
 
+/// Bytes of one shadow-atlas layer (D32: four bytes a texel).
+const SHADOW_LAYER_BYTES: u64 = SHADOW_MAP_SIZE as u64 * SHADOW_MAP_SIZE as u64 * 4;
+
+/// Adds to a failed shadow-atlas creation what was asked and what to change: the layer count and
+/// where it comes from, the memory it needs, and the device limits it runs into.
+fn explain_shadow_atlas_failure(e: RenderError, layers: &[ShadowLayer]) -> RenderError {
+    let why = shadow_atlas_request(layers);
+    match e {
+        RenderError::OutOfMemory(what) => RenderError::OutOfMemory(format!("{what}: {why}")),
+        RenderError::Vulkan { what, result } => {
+            RenderError::Vulkan { what: format!("{what}: {why}"), result }
+        }
+        other => other,
+    }
+}
+
+/// "the shadow atlas asked for 404 layers (...)": the request, the limits, the remedy.
+pub fn shadow_atlas_request(layers: &[ShadowLayer]) -> String {
+    let point_faces = layers.iter().filter(|l| matches!(l, ShadowLayer::PointFace { .. })).count();
+    let spots = layers.iter().filter(|l| matches!(l, ShadowLayer::Spot { .. })).count();
+    let mib = |bytes: u64| bytes / (1024 * 1024);
+    format!(
+        "the shadow atlas asked for {} layers ({CASCADES} sun cascades, {} point light(s) x 6 faces, {spots} \
+         spot or projector light(s) x 1) of {SHADOW_MAP_SIZE}x{SHADOW_MAP_SIZE} depth, {} MiB each, {} MiB in \
+         all; the limits are the device's memory and its maxImageArrayLayers (2048 on lavapipe); set \
+         `shadows = false` on some of the scene's lights",
+        layers.len(),
+        point_faces / 6,
+        mib(SHADOW_LAYER_BYTES),
+        mib(SHADOW_LAYER_BYTES * layers.len() as u64),
+    )
+}
+
 /// GPU lights and the atlas layout: cascades first, then each shadowed light's views.
 fn build_lights(
     scene: &Scene,
@@ -306,4 +341,41 @@ fn load_projector_textures(scene: &Scene) -> Result<ProjectorTextures> {
     }
     let lookup = move |name: &str| names.iter().position(|n| n == name).map_or(0, |i| i as u32 + 1);
     Ok((images, Box::new(lookup)))
+}
+
+#[cfg(test)]
+mod shadow_atlas_tests {
+    use super::*;
+
+    /// A scene of `spots` shadowed spot lights and `points` shadowed point lights.
+    fn lights_scene(spots: usize, points: usize) -> Scene {
+        let mut text = String::from("[camera]\nposition = [0.0, -6.0, 2.0]\ntarget = [0.0, 0.0, 0.5]\n");
+        for _ in 0..spots {
+            text += "[[light]]\nkind = \"spot\"\nposition = [0.0, 0.0, 3.0]\ndirection = [0.0, 0.0, -1.0]\nshadows = true\n";
+        }
+        for _ in 0..points {
+            text += "[[light]]\nkind = \"point\"\nposition = [0.0, 0.0, 3.0]\nshadows = true\n";
+        }
+        crate::scene::parse(&text, std::path::Path::new("lights.toml")).expect("scene parses")
+    }
+
+    #[test]
+    fn an_unallocatable_shadow_atlas_says_how_many_layers_were_asked_and_what_to_change() {
+        let (_, layers) = build_lights(&lights_scene(400, 2), &|_| 0);
+        let oom = RenderError::OutOfMemory("creating image world.shadow_atlas".into());
+        let text = explain_shadow_atlas_failure(oom, &layers).to_string();
+        let layer_mib = (SHADOW_MAP_SIZE * SHADOW_MAP_SIZE * 4 / (1024 * 1024)) as usize;
+        let total = CASCADES + 400 + 2 * 6;
+        for part in [
+            "out of memory while creating image world.shadow_atlas: ".to_owned(),
+            format!(
+                "asked for {total} layers ({CASCADES} sun cascades, 2 point light(s) x 6 faces, 400 spot"
+            ),
+            format!("{layer_mib} MiB each, {} MiB in all", layer_mib * total),
+            "maxImageArrayLayers".to_owned(),
+            "set `shadows = false` on some of the scene's lights".to_owned(),
+        ] {
+            assert!(text.contains(&part), "{part:?} missing from: {text}");
+        }
+    }
 }

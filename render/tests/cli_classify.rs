@@ -133,3 +133,37 @@ fn a_settings_file_does_not_switch_the_master_toggle_back_off() {
         .as_array()
         .is_some_and(|e| e.iter().any(|x| x == "particle_fog_off")));
 }
+
+/// The viewer's unit-test vector (reference 2.6): texture 5e120ba1-..., blend (2, 1).
+const VIEWER_VECTOR: &str = "440000000100000000000000010000000000001900000000010001010080008000800080008000805e120ba15805dc5766b7f5ac4bd18f86000000000000000000000000000000001400000002050200000affffffffffff0000202000000201";
+
+#[test]
+fn warnings_on_a_pipe_carry_no_colour_codes() {
+    let dir = std::env::temp_dir().join(format!("pf-cli-classify-plain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    std::fs::write(dir.join("5e120ba1-5805-dc57-66b7-f5ac4bd18f86.png"), b"not a png").expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_particle-fog"))
+        .args(["classify", "--hex", VIEWER_VECTOR, "--texture-dir", dir.to_str().expect("utf-8")])
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("run");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("WARN") && err.contains("5e120ba1"),
+        "the unreadable texture is warned about: {err}"
+    );
+    assert!(!err.contains('\x1b'), "colour codes on a pipe: {err:?}");
+}
+
+#[test]
+fn a_block_with_a_blend_factor_no_simulator_sends_is_refused() {
+    let hex = format!("{}63", &VIEWER_VECTOR[..VIEWER_VECTOR.len() - 2]);
+    let out = Command::new(env!("CARGO_BIN_EXE_particle-fog"))
+        .args(["classify", "--hex", &hex])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: PSYS block refused: particle.blend_func_dest is 99"), "{err}");
+}

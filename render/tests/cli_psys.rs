@@ -37,6 +37,11 @@ fn decode_reports_none_and_rejected_with_exit_codes() {
     let v: serde_json::Value = serde_json::from_slice(&short.stdout).expect("JSON");
     assert_eq!(v["status"], "rejected");
     assert!(v["reason"].as_str().is_some_and(|r| !r.is_empty()));
+    let err = String::from_utf8_lossy(&short.stderr);
+    assert_eq!(
+        err.trim(),
+        format!("error: PSYS block rejected: {}", v["reason"].as_str().unwrap_or_default())
+    );
 }
 
 #[test]
@@ -128,10 +133,10 @@ fn lsl_refuses_devices_directories_and_scripts_over_one_mebibyte() {
     std::fs::write(&big, &text).expect("write");
     let out = particle_fog(&["lsl", big.to_str().expect("utf-8")]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("limited to 1048576"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than the 1048576-byte limit"));
     let out = particle_fog_stdin(&["lsl", "-"], text.as_bytes());
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("limited to 1048576"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("larger than the 1048576-byte limit"));
     // At the cap exactly, the script imports.
     let at_cap = "/".repeat(cap - 60) + "\ndefault { state_entry() { llParticleSystem([]); } }";
     let at_cap = at_cap.clone() + &" ".repeat(cap - at_cap.len());
@@ -141,4 +146,105 @@ fn lsl_refuses_devices_directories_and_scripts_over_one_mebibyte() {
     let help = String::from_utf8_lossy(&particle_fog(&["lsl", "--help"]).stdout).into_owned();
     assert!(help.contains("1 MiB") && help.contains("standard input"), "{help}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A pipe whose reader has already gone: the write end of a finished process's standard input.
+fn closed_pipe() -> Stdio {
+    let mut reader = Command::new("true").stdin(Stdio::piped()).spawn().expect("spawn true");
+    let writer = reader.stdin.take().expect("stdin");
+    reader.wait().expect("true exits");
+    Stdio::from(writer)
+}
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly_with_the_commands_own_exit_code() {
+    let cases: [(&[&str], i32); 3] =
+        [(&["psys", "decode", VIEWER_VECTOR], 0), (&["psys", "decode", "4400000001"], 3), (&["--help"], 0)];
+    for (args, code) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_particle-fog"))
+            .args(args)
+            .stdout(closed_pipe())
+            .stderr(Stdio::piped())
+            .output()
+            .expect("run");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {err}");
+        assert!(!err.contains("panicked") && !err.contains("Broken pipe"), "{args:?}: {err}");
+    }
+}
+
+fn encode(json: &str) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_particle-fog"))
+        .args(["psys", "encode", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    // A refused oversized input may close the pipe early; that is the point of the cap.
+    let _ = child.stdin.take().expect("stdin").write_all(json.as_bytes());
+    child.wait_with_output().expect("wait")
+}
+
+/// The viewer vector's decode JSON with `edit` applied.
+fn decoded_with(edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let mut v: serde_json::Value =
+        serde_json::from_slice(&particle_fog(&["psys", "decode", VIEWER_VECTOR]).stdout).expect("JSON");
+    edit(&mut v);
+    v.to_string()
+}
+
+#[test]
+fn encode_warns_on_stderr_for_each_value_it_changes() {
+    let out = encode(&decoded_with(|v| {
+        v["system"]["burst_rate"] = serde_json::json!(-1.0);
+        v["particle"]["start_scale"] = serde_json::json!([1e30, 1.0]);
+        v["particle"]["start_glow"] = serde_json::json!(2.0);
+        v["particle"]["max_age"] = serde_json::json!(-3.0);
+        v["system"]["pattern"] = serde_json::json!(99);
+    }));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let warnings: Vec<&str> = err.lines().filter(|l| l.starts_with("warning: ")).collect();
+    assert_eq!(warnings.len(), 5, "{err}");
+    for field in [
+        "system.burst_rate",
+        "particle.start_scale",
+        "particle.start_glow",
+        "particle.max_age",
+        "system.pattern",
+    ] {
+        assert!(warnings.iter().any(|w| w.starts_with(&format!("warning: {field}: "))), "{field}: {err}");
+    }
+    let hex = String::from_utf8_lossy(&out.stdout);
+    let decoded: serde_json::Value =
+        serde_json::from_slice(&particle_fog(&["psys", "decode", hex.trim()]).stdout).expect("JSON");
+    assert_eq!(decoded["particle"]["start_glow"].as_f64(), Some(1.0));
+    assert_eq!(decoded["particle"]["start_scale"], serde_json::json!([7.96875, 1.0]));
+}
+
+#[test]
+fn encode_refuses_a_crc_of_zero_and_a_blend_factor_no_simulator_sends() {
+    let out = encode(&decoded_with(|v| v["particle"]["blend_func_source"] = serde_json::json!(99)));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: particle.blend_func_source is 99: not a blend factor"), "{err}");
+    let out = encode(&decoded_with(|v| v["system"]["crc"] = serde_json::json!(0)));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("system.crc is 0"));
+}
+
+#[test]
+fn encode_refuses_devices_and_oversized_input_without_reading_it_all() {
+    let out = particle_fog(&["psys", "encode", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "error: /dev/zero: not a regular file (a device)"
+    );
+    let out = encode(&" ".repeat(65 * 1024));
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("larger than the 65536-byte limit for a descriptor"), "{err}");
 }

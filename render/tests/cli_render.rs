@@ -34,11 +34,14 @@ fn render_writes_every_frame_and_the_timing_json() {
     std::fs::write(&scene, SCENE).expect("scene");
     let out = d.join("out");
     let run = Command::new(env!("CARGO_BIN_EXE_particle-fog"))
-        .args(["--validation", "render", scene.to_str().expect("utf-8"), "--size", "64x36", "--frames", "3"])
+        .args(["render", "--validation", scene.to_str().expect("utf-8"), "--size", "64x36", "--frames", "3"])
         .args(["--out", out.to_str().expect("utf-8")])
         .output()
         .expect("run");
     assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    // stderr is a pipe here, not a terminal: no progress bar redrawn with `\r`, no colour codes.
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(!err.contains('\r') && !err.contains("\x1b["), "{err:?}");
     for f in 0..3 {
         let png = image::open(out.join(format!("tiny_{f:04}.png"))).expect("frame written");
         assert_eq!((png.width(), png.height()), (64, 36));

@@ -44,3 +44,49 @@ fn texstats_json_tells_a_soft_blob_from_a_hard_disc() {
     assert_eq!(v[1]["shape"], "shaped");
     assert!(v[0]["softness"].as_f64() > v[1]["softness"].as_f64());
 }
+
+fn texstats(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_particle-fog")).arg("texstats").args(args).output().expect("run")
+}
+
+#[test]
+fn texstats_fails_with_each_error_on_stderr_when_every_file_fails() {
+    let dir = std::env::temp_dir().join(format!("pf-cli-texstats-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let corrupt = dir.join("corrupt.png");
+    std::fs::write(&corrupt, b"\x89PNG\r\n\x1a\nnot really").expect("write");
+    let missing = dir.join("missing.png");
+    let args =
+        [missing.to_str().expect("utf-8"), dir.to_str().expect("utf-8"), corrupt.to_str().expect("utf-8")];
+    let out = texstats(&args);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        out.stdout.is_empty(),
+        "no table without a measured file: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().filter(|l| l.starts_with("error: ")).count(), 3, "{err}");
+    assert!(
+        err.contains("missing.png") && err.contains("not a regular file") && err.contains("corrupt.png"),
+        "{err}"
+    );
+    // A missing file's OS reason is said once.
+    assert_eq!(err.matches("No such file").count(), 1, "{err}");
+}
+
+#[test]
+fn texstats_json_keeps_per_file_errors_and_still_exits_non_zero() {
+    let dir = std::env::temp_dir().join(format!("pf-cli-texstats-mixed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let blob = dir.join("blob.png");
+    write(&blob, |r| (-r * r / (2.0 * 0.3 * 0.3)).exp());
+    let out = texstats(&["--json", blob.to_str().expect("utf-8"), "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(v[0]["shape"], "soft");
+    assert_eq!(v[1]["file"], "/dev/zero");
+    assert!(v[1]["error"].as_str().is_some_and(|e| e.contains("not a regular file")), "{v}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error: /dev/zero: not a regular file"), "{err}");
+}

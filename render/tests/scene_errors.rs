@@ -233,7 +233,7 @@ fn columns_count_characters_not_bytes() {
 fn io_error_names_the_file() {
     let path = origin().with_file_name("does_not_exist.toml");
     let e = render::scene::load(&path).expect_err("missing file");
-    assert!(matches!(e, SceneError::Io { .. }));
+    assert!(matches!(e, SceneError::Io(_)));
     assert!(e.to_string().contains("does_not_exist.toml"), "{e}");
     assert_eq!(e.location(), None);
 }
@@ -275,4 +275,54 @@ fn single_character_substitutions_never_panic() {
         }
     }
     assert!(rejected > text.len(), "most substitutions break the file: {rejected}");
+}
+
+#[test]
+fn coordinates_beyond_the_range_are_refused_with_the_range() {
+    // Line 2: the camera 1e30 m away.
+    let text = "[camera]\nposition = [0.0, -1e30, 1.0]\ntarget = [0.0, 0.0, 1.0]\n";
+    assert_invalid(text, 2, 12, "camera position: -1000000000000000000000000000000 is out of range");
+    assert_invalid(text, 2, 12, "-100000..=100000");
+    // Line 6: a sphere placed 1e30 m away; line 9: one 1e30 m wide.
+    let text = format!("{HEAD}[[object]]\nshape = \"sphere\"\nposition = [1e30, 0.0, 0.0]\nradius = 1.0\n");
+    assert_invalid(&text, 6, 12, "position: 1000000000000000000000000000000 is out of range");
+    let text = format!("{HEAD}[[object]]\nshape = \"sphere\"\nposition = [0.0, 0.0, 0.0]\nradius = 1e30\n");
+    assert_invalid(&text, 7, 10, "radius must be at most 100000 m");
+    let text = format!("{HEAD}[[object]]\nshape = \"box\"\nsize = [1.0, 1e30, 1.0]\n");
+    assert_invalid(&text, 6, 8, "size must be 3 numbers in (0, 100000] m");
+    // The range's ends are accepted.
+    let text = "[camera]\nposition = [0.0, -100000.0, 1.0]\ntarget = [0.0, 100000.0, 1.0]\n";
+    assert!(parse(text, &origin()).is_ok());
+}
+
+#[test]
+fn a_camera_path_key_looking_at_its_own_position_is_refused_like_the_camera() {
+    let text = format!(
+        "{HEAD}[[camera_path]]\ntime_s = 0.0\nposition = [1.0, 2.0, 3.0]\ntarget = [1.0, 2.0, 3.0]\n"
+    );
+    assert_invalid(&text, 7, 10, "camera_path target equals its position");
+}
+
+#[test]
+fn a_hex_block_with_a_blend_factor_no_simulator_sends_is_refused() {
+    // The viewer's unit-test vector with the blend destination 1 changed to 99 (the last byte).
+    let hex = "440000000100000000000000010000000000001900000000010001010080008000800080008000805e120ba15805dc5766b7f5ac4bd18f86000000000000000000000000000000001400000002050200000affffffffffff0000202000000263";
+    let text = format!("{HEAD}[[particles]]\nname = \"p\"\nposition = [0.0, 0.0, 0.0]\nhex = \"{hex}\"\n");
+    assert_invalid(&text, 7, 7, "particle.blend_func_dest is 99: not a blend factor a simulator sends");
+    let good = text.replace("000263\"", "000201\"");
+    assert!(parse(&good, &origin()).is_ok(), "the unchanged vector is accepted");
+}
+
+#[test]
+fn heightfield_values_that_overflow_the_mesh_are_refused() {
+    // Found by the scene exploration: a frequency of 3.4e38 made every procedural height NaN.
+    let field = "[[object]]\nshape = \"heightfield\"\nsize = [80.0, 60.0]\namplitude = 2.0\n";
+    let text = format!("{HEAD}{field}frequency = 3.4e38\n");
+    assert_invalid(&text, 8, 13, "frequency must be in 0..=1000");
+    let text = format!("{HEAD}[[object]]\nshape = \"heightfield\"\nsize = [80.0, 60.0]\namplitude = 1e30\n");
+    assert_invalid(&text, 7, 13, "amplitude must be in -100000..=100000");
+    let text = format!(
+        "{HEAD}[[object]]\nshape = \"heightfield\"\nsize = [1.0, 1.0]\nresolution = 2\nheights = [0.0, 0.0, 1e30, 0.0]\n"
+    );
+    assert_invalid(&text, 8, 11, "heights must hold resolution^2 = 4 finite numbers in -100000..=100000 m");
 }

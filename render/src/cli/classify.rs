@@ -42,11 +42,14 @@ pub fn run(
     };
     let inputs = match source {
         Source::Lsl(path) => {
-            let text =
-                std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            let text = crate::input::read_text(path, crate::input::MAX_SCRIPT_BYTES, "an LSL script")?;
             report::inputs_from_lsl(&path.display().to_string(), &text)?
         }
-        Source::Hex(hex) => vec![report::input_from_hex("hex", hex)?],
+        Source::Hex(hex) => {
+            let input = report::input_from_hex("hex", hex)?;
+            particles::codec::check::refuse(&input.system).context("PSYS block refused")?;
+            vec![input]
+        }
         Source::Scene(path) => {
             let scene = crate::scene::load(path)?;
             textures.extend(scene.textures.clone());

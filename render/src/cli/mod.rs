@@ -2,6 +2,7 @@
 
 pub mod classify;
 pub mod devices;
+pub mod output;
 pub mod psys;
 pub mod render;
 pub mod settings;

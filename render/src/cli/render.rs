@@ -1,7 +1,7 @@
 //! `particle-fog render <scene.toml>`: renders frames to PNG and ends with the per-pass GPU timing
 //! table (medians over the frames), also written as JSON beside the images.
 
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
@@ -100,6 +100,8 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
     let mut renderer = HostRenderer::new(&gpu, job.width, job.height)?;
     renderer.frame_dt_s = 1.0 / job.fps;
     renderer.particles_only = job.particles_only;
+    // The bar redraws one line with `\r`: only for a person at a terminal, not a log or a pipe.
+    let progress = job.frames > 1 && std::io::stderr().is_terminal();
     let stem = job.scene.file_stem().map_or_else(|| "scene".into(), |s| s.to_string_lossy().into_owned());
     for frame in 0..job.warmup {
         renderer.simulate(&mut gpu, &scene, &settings, frame as f32 / job.fps)?;
@@ -121,13 +123,13 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
             let pixels = renderer.read_ldr(&mut gpu)?;
             write_png(&job.out.join(name), job.width, job.height, &pixels)?;
         }
-        if job.frames > 1 {
-            eprint!("\r{}", progress_bar(&stem, frame + 1, job.frames));
+        if progress {
+            let _ = write!(std::io::stderr(), "\r{}", progress_bar(&stem, frame + 1, job.frames));
             let _ = std::io::stderr().flush();
         }
     }
-    if job.frames > 1 {
-        eprintln!();
+    if progress {
+        let _ = writeln!(std::io::stderr());
     }
     if let Some(dir) = &job.export_density {
         export_density(&mut gpu, &renderer, &scene, &settings, (job, &stem), dir)?;

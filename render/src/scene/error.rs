@@ -6,14 +6,10 @@ use std::path::PathBuf;
 /// line and column (in characters) of the offending text.
 #[derive(Debug, thiserror::Error)]
 pub enum SceneError {
-    /// The scene file could not be read.
-    #[error("{file}: cannot read: {source}")]
-    Io {
-        /// The scene file.
-        file: PathBuf,
-        /// The I/O error.
-        source: std::io::Error,
-    },
+    /// The scene file could not be read: missing, not a regular file, over
+    /// [`crate::input::MAX_SCENE_BYTES`] or not UTF-8 (the message names the file).
+    #[error("cannot read the scene: {0}")]
+    Io(crate::input::InputError),
     /// TOML syntax error, unknown key, wrong value type or missing required field.
     #[error("{file}:{line}:{column}: {message}")]
     Malformed {
@@ -44,7 +40,7 @@ impl SceneError {
     /// The `(line, column)` of the offending text, if the error has one.
     pub fn location(&self) -> Option<(u32, u32)> {
         match self {
-            SceneError::Io { .. } => None,
+            SceneError::Io(_) => None,
             SceneError::Malformed { line, column, .. } | SceneError::Invalid { line, column, .. } => {
                 Some((*line, *column))
             }

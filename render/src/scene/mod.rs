@@ -34,12 +34,13 @@ pub use model::{
     Scene, Shape, Sun, Transform, VolumeShape,
 };
 pub use objects::MAX_HEIGHTFIELD_RESOLUTION;
-pub use parse::DEFAULT_FOV_Y_DEG;
+pub use parse::{DEFAULT_FOV_Y_DEG, MAX_COORD_M};
 
-/// Reads and parses the scene file at `path`.
+/// Reads and parses the scene file at `path`: a regular file of at most
+/// [`crate::input::MAX_SCENE_BYTES`].
 pub fn load(path: &Path) -> Result<Scene, SceneError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| SceneError::Io { file: path.to_path_buf(), source })?;
+    let text = crate::input::read_text(path, crate::input::MAX_SCENE_BYTES, "a scene file")
+        .map_err(SceneError::Io)?;
     parse(&text, path)
 }
 

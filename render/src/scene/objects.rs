@@ -6,7 +6,7 @@ use glam::{Vec2, Vec3};
 
 use super::error::SceneError;
 use super::model::{FogVolume, Light, LightKind, Object, Shape, Transform, VolumeShape};
-use super::parse::{fov, Ctx, DEFAULT_FOG_ALBEDO};
+use super::parse::{fov, Ctx, DEFAULT_FOG_ALBEDO, MAX_COORD_M};
 use super::raw::{RawFogVolume, RawLight, RawObject, S};
 
 /// Default object albedo, linear RGB.
@@ -33,6 +33,9 @@ const DEFAULT_HEIGHTFIELD_RESOLUTION: u32 = 32;
 pub const MAX_HEIGHTFIELD_RESOLUTION: u32 = 1024;
 /// Default spatial frequency of a procedural heightfield, 1/m.
 const DEFAULT_HEIGHTFIELD_FREQUENCY: f32 = 0.1;
+/// Largest spatial frequency of a procedural heightfield, 1/m (one noise cell per millimetre;
+/// far above it, positions times frequency overflow and every height is NaN).
+const MAX_HEIGHTFIELD_FREQUENCY: f32 = 1000.0;
 
 /// Every `[[object]]`.
 pub(crate) fn objects(ctx: &Ctx<'_>, raw: &[RawObject]) -> Result<Vec<Object>, SceneError> {
@@ -92,9 +95,9 @@ fn need<'r, T>(
 
 /// A size of exactly `N` positive extents.
 fn size<const N: usize>(ctx: &Ctx<'_>, v: &S<Vec<f32>>) -> Result<[f32; N], SceneError> {
-    let bad = || ctx.invalid(v.span(), format!("size must be {N} numbers > 0"));
+    let bad = || ctx.invalid(v.span(), format!("size must be {N} numbers in (0, {MAX_COORD_M}] m"));
     let arr: [f32; N] = v.get_ref().as_slice().try_into().map_err(|_| bad())?;
-    if arr.iter().all(|x| x.is_finite() && *x > 0.0) {
+    if arr.iter().all(|x| x.is_finite() && *x > 0.0 && *x <= MAX_COORD_M) {
         Ok(arr)
     } else {
         Err(bad())
@@ -125,14 +128,14 @@ fn shape(ctx: &Ctx<'_>, o: &RawObject) -> Result<Shape, SceneError> {
         "sphere" => {
             reject_extra(ctx, kw, &[("size", span_of(&o.size)), ("height", span_of(&o.height))])?;
             reject_extra(ctx, kw, &procedural)?;
-            let radius = ctx.positive(need(ctx, &o.radius, &o.shape, "radius")?, "radius")?;
+            let radius = ctx.length(need(ctx, &o.radius, &o.shape, "radius")?, "radius")?;
             Ok(Shape::Sphere { radius })
         }
         "cylinder" => {
             reject_extra(ctx, kw, &[("size", span_of(&o.size))])?;
             reject_extra(ctx, kw, &procedural)?;
-            let radius = ctx.positive(need(ctx, &o.radius, &o.shape, "radius")?, "radius")?;
-            let height = ctx.positive(need(ctx, &o.height, &o.shape, "height")?, "height")?;
+            let radius = ctx.length(need(ctx, &o.radius, &o.shape, "radius")?, "radius")?;
+            let height = ctx.length(need(ctx, &o.height, &o.shape, "height")?, "height")?;
             Ok(Shape::Cylinder { radius, height })
         }
         "heightfield" => {
@@ -169,17 +172,24 @@ fn heightfield(ctx: &Ctx<'_>, o: &RawObject) -> Result<Shape, SceneError> {
             ("seed", span_of(&o.seed)),
         ];
         reject_extra(ctx, "heightfield with explicit heights", &extra)?;
-        if h.get_ref().len() != count || h.get_ref().iter().any(|x| !x.is_finite()) {
+        if h.get_ref().len() != count || h.get_ref().iter().any(|x| !x.is_finite() || x.abs() > MAX_COORD_M) {
             return Err(ctx.invalid(
                 h.span(),
-                format!("heights must hold resolution^2 = {count} finite numbers, not {}", h.get_ref().len()),
+                format!(
+                    "heights must hold resolution^2 = {count} finite numbers in -{MAX_COORD_M}..={MAX_COORD_M} m \
+                     (found {} numbers)",
+                    h.get_ref().len()
+                ),
             ));
         }
         h.get_ref().clone()
     } else {
-        let amplitude = ctx.num(need(ctx, &o.amplitude, &o.shape, "heights` or `amplitude")?, "amplitude")?;
-        let frequency =
-            ctx.opt(&o.frequency, DEFAULT_HEIGHTFIELD_FREQUENCY, |c, v| c.positive(v, "frequency"))?;
+        let amplitude = need(ctx, &o.amplitude, &o.shape, "heights` or `amplitude")?;
+        let amplitude = ctx.in_range(amplitude, "amplitude", -MAX_COORD_M, MAX_COORD_M)?;
+        let frequency = ctx.opt(&o.frequency, DEFAULT_HEIGHTFIELD_FREQUENCY, |c, v| {
+            c.positive(v, "frequency")?;
+            c.in_range(v, "frequency", 0.0, MAX_HEIGHTFIELD_FREQUENCY)
+        })?;
         let seed = o.seed.as_ref().map_or(0, |s| *s.get_ref());
         procedural_heights(size, resolution, amplitude, frequency, seed)
     };
@@ -242,7 +252,7 @@ pub(crate) fn lights(ctx: &Ctx<'_>, raw: &[RawLight]) -> Result<Vec<Light>, Scen
                 color: ctx.non_negative_v3_or(&l.color, Vec3::ONE, "color")?,
                 intensity: ctx
                     .opt(&l.intensity, DEFAULT_LIGHT_INTENSITY, |c, v| c.non_negative(v, "intensity"))?,
-                range: ctx.opt(&l.range, DEFAULT_LIGHT_RANGE_M, |c, v| c.positive(v, "range"))?,
+                range: ctx.opt(&l.range, DEFAULT_LIGHT_RANGE_M, |c, v| c.length(v, "range"))?,
                 shadows: l.shadows.unwrap_or(false),
                 volumetric: l.volumetric.unwrap_or(true),
                 history: l.history.unwrap_or(true),
@@ -332,7 +342,7 @@ pub(crate) fn fog_volumes(ctx: &Ctx<'_>, raw: &[RawFogVolume]) -> Result<Vec<Fog
                 }
                 "sphere" => {
                     reject_extra(ctx, "sphere", &[("half_extents", span_of(&v.half_extents))])?;
-                    let radius = ctx.positive(need(ctx, &v.radius, &v.shape, "radius")?, "radius")?;
+                    let radius = ctx.length(need(ctx, &v.radius, &v.shape, "radius")?, "radius")?;
                     VolumeShape::Sphere { radius }
                 }
                 other => {

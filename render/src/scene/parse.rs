@@ -32,6 +32,10 @@ pub(crate) const DEFAULT_FOG_ALBEDO: Vec3 = Vec3::new(0.9, 0.9, 0.9);
 const DEFAULT_FOG_ANISOTROPY: f32 = 0.2;
 /// Shortest vector accepted as a direction, m (or unitless).
 pub(crate) const MIN_DIRECTION_LENGTH: f32 = 1e-6;
+/// Largest coordinate, extent or vector component accepted, m (m/s, rad/s for velocities): a
+/// 390 x 390-region grid. Beyond it the renderer's `f32` positions lose centimetre precision and the
+/// view and shadow matrices overflow, so geometry or the camera would silently vanish.
+pub const MAX_COORD_M: f32 = 100_000.0;
 /// Largest field of view accepted (exclusive), degrees.
 pub(crate) const MAX_FOV_DEG: f32 = 180.0;
 
@@ -104,12 +108,36 @@ impl Ctx<'_> {
     }
 
     /// A vector of finite numbers.
-    pub fn v3(&self, v: &V3, what: &str) -> Result<Vec3, SceneError> {
+    fn finite_v3(&self, v: &V3, what: &str) -> Result<Vec3, SceneError> {
         let out = Vec3::from_array(*v.get_ref());
         if out.is_finite() {
             Ok(out)
         } else {
             Err(self.invalid(v.span(), format!("{what} must hold finite numbers")))
+        }
+    }
+
+    /// A vector of finite numbers, each within `±`[`MAX_COORD_M`].
+    pub fn v3(&self, v: &V3, what: &str) -> Result<Vec3, SceneError> {
+        let out = self.finite_v3(v, what)?;
+        match out.to_array().into_iter().find(|x| x.abs() > MAX_COORD_M) {
+            Some(x) => Err(self.invalid(
+                v.span(),
+                format!(
+                    "{what}: {x} is out of range; each component must be in -{MAX_COORD_M}..={MAX_COORD_M}"
+                ),
+            )),
+            None => Ok(out),
+        }
+    }
+
+    /// A length (radius, height, extent) in `(0, MAX_COORD_M]` metres.
+    pub fn length(&self, v: &S<f32>, what: &str) -> Result<f32, SceneError> {
+        let x = self.positive(v, what)?;
+        if x <= MAX_COORD_M {
+            Ok(x)
+        } else {
+            Err(self.invalid(v.span(), format!("{what} must be at most {MAX_COORD_M} m, not {x}")))
         }
     }
 
@@ -140,9 +168,9 @@ impl Ctx<'_> {
         }
     }
 
-    /// A non-zero vector, normalised.
+    /// A non-zero vector, normalised (any finite length: only its direction is kept).
     pub fn direction(&self, v: &V3, what: &str) -> Result<Vec3, SceneError> {
-        let d = self.v3(v, what)?;
+        let d = self.finite_v3(v, what)?;
         match d.try_normalize() {
             Some(unit) if d.length() >= MIN_DIRECTION_LENGTH => Ok(unit),
             _ => {
@@ -309,11 +337,12 @@ fn camera_path(ctx: &Ctx<'_>, raw: &[RawCameraKey]) -> Result<Vec<CameraKey>, Sc
                 ));
             }
         }
-        out.push(CameraKey {
-            time_s,
-            position: ctx.v3(&k.position, "camera_path position")?,
-            target: ctx.v3(&k.target, "camera_path target")?,
-        });
+        let position = ctx.v3(&k.position, "camera_path position")?;
+        let target = ctx.v3(&k.target, "camera_path target")?;
+        if (target - position).length() < MIN_DIRECTION_LENGTH {
+            return Err(ctx.invalid(k.target.span(), "camera_path target equals its position"));
+        }
+        out.push(CameraKey { time_s, position, target });
     }
     Ok(out)
 }

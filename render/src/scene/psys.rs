@@ -155,7 +155,10 @@ fn from_hex(ctx: &Ctx<'_>, name: &str, hex: &S<String>) -> Result<PartSysData, S
     let bytes =
         parse_hex(hex.get_ref()).map_err(|e| ctx.invalid(hex.span(), format!("particles {name:?}: {e}")))?;
     match decode(&bytes) {
-        Decoded::System(s) => Ok(s),
+        Decoded::System(s) => match particles::codec::check::refuse(&s) {
+            Ok(()) => Ok(s),
+            Err(r) => Err(ctx.invalid(hex.span(), format!("particles {name:?}: PSYS block refused: {r}"))),
+        },
         Decoded::NoSystem(r) => {
             Err(ctx.invalid(hex.span(), format!("particles {name:?}: no particle system: {r}")))
         }
