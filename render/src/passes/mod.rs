@@ -3,8 +3,10 @@
 pub mod billboards;
 pub mod fill;
 pub mod fog_apply;
+pub mod fog_reference;
 pub mod froxel_inject;
 pub mod froxel_integrate;
+pub mod froxel_temporal;
 pub mod glow;
 pub mod opaque;
 pub mod particle_batch;
