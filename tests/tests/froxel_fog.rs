@@ -1,7 +1,8 @@
 //! The froxel volumetric fog on lavapipe under validation: the GPU integration against its CPU twin
 //! (`fog::froxel`), Beer-Lambert transmittance through homogeneous fog, shadowed fog scattering
 //! less, a projector's colour only inside its cone, bounded ghosting when a projector or the
-//! camera moves (under 5 % of the old light after 8 frames), and no flicker in a still scene.
+//! camera moves (under 5 % of the old light after 8 frames). (Flicker of a still scene is checked
+//! on a showcase scene in `froxel_reference.rs`.)
 
 use std::path::Path;
 
@@ -303,7 +304,8 @@ fn sliding_camera_scene(camera_x: f32) -> String {
 
 /// Root mean square of the difference of two images' RGB.
 fn rms_difference(a: &Frame, b: &Frame) -> f32 {
-    let sum: f32 = a.hdr.iter().zip(&b.hdr).map(|(p, q)| (0..3).map(|c| (p[c] - q[c]).powi(2)).sum::<f32>()).sum();
+    let sum: f32 =
+        a.hdr.iter().zip(&b.hdr).map(|(p, q)| (0..3).map(|c| (p[c] - q[c]).powi(2)).sum::<f32>()).sum();
     (sum / (a.hdr.len() * 3) as f32).sqrt()
 }
 
@@ -322,31 +324,10 @@ fn a_moved_camera_leaves_under_five_percent_of_the_old_view_after_eight_frames()
         let change = rms_difference(&old_view, &settled);
         let left = rms_difference(&trailing, &settled);
         assert!(change > 1e-3, "the move changes the image: {change}");
-        assert!(left < GHOST_LIMIT * change, "after {GHOST_FRAMES} frames {left} of the change {change} is left");
-        Ok(())
-    });
-}
-
-#[test]
-fn a_still_scene_changes_by_under_one_percent_from_frame_to_frame() {
-    let dir = temp_dir("flicker");
-    write_red_texture(&dir);
-    gpu_test(|gpu| {
-        let scene = parse(&projector_scene(0.0), &dir.join("a.toml"))?;
-        let no_fog = settings::Settings { volumetric_fog: false, ..settings::Settings::default() };
-        let mut plain = HostRenderer::new(gpu, W, H)?;
-        let mut world = World::new(gpu, &scene)?;
-        plain.render(gpu, &mut world, &scene, &no_fog, 0.0)?;
-        let base = Frame { scene: scene.clone(), width: W, height: H, hdr: plain.read_hdr(gpu)? };
-        let mut renderer = HostRenderer::new(gpu, W, H)?;
-        let mut previous = frames_of(gpu, &mut renderer, &scene, 20)?;
-        let fog = rms_difference(&previous, &base);
-        for _ in 0..4 {
-            let next = frames_of(gpu, &mut renderer, &scene, 1)?;
-            let change = rms_difference(&next, &previous);
-            assert!(change < 0.01 * fog, "frame-to-frame change {change} vs the fog's contribution {fog}");
-            previous = next;
-        }
+        assert!(
+            left < GHOST_LIMIT * change,
+            "after {GHOST_FRAMES} frames {left} of the change {change} is left"
+        );
         Ok(())
     });
 }

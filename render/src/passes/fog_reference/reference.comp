@@ -1,7 +1,8 @@
 #version 460
 // fog.reference: the host fog without froxels, for tests and for judging the froxel fog
-// (`RenderVKVolumetricFogReference`). Per pixel, a ray-march from the camera to the opaque depth
-// (or the grid's far end, as the froxel fog) in fine steps: REF_STEP_M near the camera, growing
+// (`RenderVKVolumetricFogReference`). Per pixel, four ray-marches (a rotated 2x2 grid in the
+// pixel) from the camera to the pixel's opaque depth (or the grid's far end, as the froxel fog) in
+// fine steps: REF_STEP_M near the camera, growing
 // to REF_STEP_REL of the distance far away; each step evaluates the same medium and in-scatter as
 // fog.froxel_inject (fog_media.glsl, 3x3 PCF shadows, local lights' falloff averaged over the
 // step in closed form) at its midpoint and advances with the same
@@ -30,16 +31,16 @@ float view_depth(float ndc) {
     return f * n / (f - ndc * (f - n));
 }
 
-void main() {
-    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
-    ivec2 size = imageSize(hdr);
-    if (any(greaterThanEqual(p, size))) {
-        return;
-    }
-    vec2 uv = (vec2(p) + 0.5) / vec2(size);
+// Rays per pixel, on a rotated 2x2 grid: a light seen inside the fog is sharper than a pixel, and
+// one ray per pixel would alias it into single-pixel sparkles.
+const int REF_RAYS = 4;
+const vec2 REF_RAY_OFFSETS[REF_RAYS] =
+    vec2[](vec2(-0.125, -0.375), vec2(0.375, -0.125), vec2(0.125, 0.375), vec2(-0.375, 0.125));
+
+// In-scatter (rgb) and transmittance (a) along the ray through `uv` up to view depth `end`.
+vec4 march(vec2 uv, float end) {
     vec3 ray = froxel_ray(uv);
     float ray_scale = length(ray);
-    float end = min(view_depth(texelFetch(depth_tex, p, 0).r), fog.slices.y);
     vec3 scatter = vec3(0.0);
     float transmittance = 1.0;
     float t = 0.0;
@@ -61,6 +62,21 @@ void main() {
         }
         t += dt;
     }
+    return vec4(scatter, transmittance);
+}
+
+void main() {
+    ivec2 p = ivec2(gl_GlobalInvocationID.xy);
+    ivec2 size = imageSize(hdr);
+    if (any(greaterThanEqual(p, size))) {
+        return;
+    }
+    float end = min(view_depth(texelFetch(depth_tex, p, 0).r), fog.slices.y);
+    vec4 f = vec4(0.0);
+    for (int r = 0; r < REF_RAYS; ++r) {
+        f += march((vec2(p) + 0.5 + REF_RAY_OFFSETS[r]) / vec2(size), end);
+    }
+    f /= float(REF_RAYS);
     vec4 c = imageLoad(hdr, p);
-    imageStore(hdr, p, vec4(c.rgb * transmittance + scatter, c.a));
+    imageStore(hdr, p, vec4(c.rgb * f.a + f.rgb, c.a));
 }

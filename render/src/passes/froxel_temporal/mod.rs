@@ -50,7 +50,11 @@ impl FroxelTemporalPass {
                 Bind::Buffer(frame),
                 Bind::Buffer(&fog.uniform),
                 Bind::StorageImage(&fog.current),
-                Bind::Sampled(fog.hist_in(), samplers.linear_clamp, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL),
+                Bind::Sampled(
+                    fog.hist_in(),
+                    samplers.linear_clamp,
+                    vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
+                ),
                 Bind::StorageImage(fog.hist_out()),
             ];
             let groups = [w.div_ceil(GROUP), h.div_ceil(GROUP), d.div_ceil(GROUP)];

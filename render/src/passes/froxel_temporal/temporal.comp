@@ -1,11 +1,14 @@
 #version 460
 // fog.froxel_temporal: blends this frame's injected media with last frame's, reprojected.
 // Each froxel's centre is projected with last frame's camera and the history sampled there; the
-// history is then clamped to the range (min..max) of this frame's values in the 3x3x3 froxels
-// around it (a neighbourhood clamp, as TAA does for pixels; Karis 2014, "High Quality Temporal
-// Supersampling"). At a shaft edge the neighbourhood holds lit and dark froxels, so the history
-// survives and the jittered samples average out; where a light or the camera moved away, the
-// whole neighbourhood is dark and the old light is dropped at once. The history is reset where
+// history is then clamped to the range (min..max) of this frame's values in the 3x3 froxels
+// around it in its slice (a neighbourhood clamp, as TAA does for pixels; Karis 2014, "High Quality
+// Temporal Supersampling"). At a shaft edge the neighbourhood holds lit and dark froxels, so the
+// history survives and the jittered samples average out; where a light or the camera moved away,
+// the whole neighbourhood is dark and the old light is dropped at once; where a light arrives, it
+// is all lit and the light shows at once. The neighbourhood stays in the slice: slices are several
+// times deeper than wide, and a 3x3x3 box would take in the dark froxels in front of and behind a
+// thin beam and so accept any history. The history is reset where
 // the reprojection leaves the grid and on the first frame (weight 0).
 #define FOG_UNIFORM_BINDING 1
 #include "froxel_common.glsl"
@@ -33,13 +36,11 @@ void main() {
         if (prev.w > 0.0 && all(greaterThanEqual(coord, vec3(0.0))) && all(lessThanEqual(coord, vec3(1.0)))) {
             vec4 lo = value;
             vec4 hi = value;
-            for (int z = -1; z <= 1; ++z) {
-                for (int y = -1; y <= 1; ++y) {
-                    for (int x = -1; x <= 1; ++x) {
-                        vec4 n = imageLoad(current, clamp(id + ivec3(x, y, z), ivec3(0), size - 1));
-                        lo = min(lo, n);
-                        hi = max(hi, n);
-                    }
+            for (int y = -1; y <= 1; ++y) {
+                for (int x = -1; x <= 1; ++x) {
+                    vec4 n = imageLoad(current, clamp(id + ivec3(x, y, 0), ivec3(0), size - 1));
+                    lo = min(lo, n);
+                    hi = max(hi, n);
                 }
             }
             vec4 h = clamp(texture(history, coord), lo, hi);
