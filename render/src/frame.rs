@@ -4,13 +4,14 @@
 //! Order: `host.shadow` (every atlas layer) -> `host.opaque` (forward-lit HDR + depth) ->
 //! `particles.emit` -> (`particles.ribbons`) -> `particles.update` -> (`particles.ribbons`) ->
 //! (particle fog: `fog.brick_age` -> `fog.brick_mark` -> `fog.brick_alloc` -> `fog.brick_splat` ->
-//! `fog.brick_resolve` -> `fog.brick_clear`) -> `fog.froxel_inject` -> `fog.froxel_integrate` ->
-//! `fog.apply` (when `RenderVKVolumetricFog` is on) -> (`fog.brick_march`) -> `particles.cull` ->
-//! `particles.sort` -> (`particles.batch`) -> `particles.billboards` (alpha-blended, each fragment
-//! fogged at its own depth, converted systems faded by `1 - weight`; when the scene has particle
-//! sources and `RenderMaxPartCount` > 0; also the glow mask) -> `host.glow` (when a source has
-//! glow) -> `host.tonemap` (HDR + bloom -> sRGB RGBA8) -> `particles.hud` (when a source is a HUD
-//! attachment).
+//! `fog.brick_resolve` -> `fog.brick_clear`) -> `fog.froxel_inject` -> `fog.froxel_temporal` ->
+//! `fog.froxel_integrate` -> `fog.apply` (or `fog.reference` with
+//! `RenderVKVolumetricFogReference`; when `RenderVKVolumetricFog` is on) -> (`fog.brick_march`) ->
+//! `particles.cull` -> `particles.sort` -> (`particles.batch`) -> `particles.billboards`
+//! (alpha-blended, each fragment fogged at its own depth, converted systems faded by
+//! `1 - weight`; when the scene has particle sources and `RenderMaxPartCount` > 0; also the glow
+//! mask) -> `host.glow` (when a source has glow) -> `host.tonemap` (HDR + bloom -> sRGB RGBA8) ->
+//! `particles.hud` (when a source is a HUD attachment).
 //!
 //! With [`HostRenderer::particles_only`] the opaque and fog passes are skipped: the HDR target is
 //! cleared to black and the depth to the far plane, and only the particles are drawn (still lit,
@@ -31,8 +32,10 @@ use crate::passes::billboards::pipeline::HUD_TARGET_FORMAT;
 use crate::passes::billboards::{is_additive, BillboardInputs, BillboardsPass, BlendPair};
 use crate::passes::brick_march::{BrickMarchPass, MarchInputs};
 use crate::passes::fog_apply::FogApplyPass;
+use crate::passes::fog_reference::FogReferencePass;
 use crate::passes::froxel_inject::FroxelInjectPass;
 use crate::passes::froxel_integrate::FroxelIntegratePass;
+use crate::passes::froxel_temporal::FroxelTemporalPass;
 use crate::passes::glow::{self, GlowPass, GLOW_STRENGTH};
 use crate::passes::opaque::{OpaquePass, DEPTH_FORMAT, HDR_FORMAT};
 use crate::passes::particle_sim::cull::{frustum_planes, ParticleCullPass};
@@ -41,7 +44,7 @@ use crate::passes::particle_sort::ParticleSortPass;
 use crate::passes::shadow::ShadowPass;
 use crate::passes::tonemap::{Bloom, TonemapPass};
 use crate::scene::{Camera as SceneCamera, Scene};
-use crate::view::{CameraView, CAMERA_FAR_M, CAMERA_NEAR_M, CASCADES};
+use crate::view::{sun_shadow_distance_m, CameraView, CAMERA_FAR_M, CAMERA_NEAR_M, CASCADES};
 use crate::vk::context::Gpu;
 use crate::vk::graphics::Attachment;
 use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
@@ -104,9 +107,11 @@ pub struct HostRenderer {
     tonemap: TonemapPass,
     glow: GlowPass,
     inject: FroxelInjectPass,
+    temporal: FroxelTemporalPass,
     integrate: FroxelIntegratePass,
     apply: FogApplyPass,
     march: BrickMarchPass,
+    reference: FogReferencePass,
     particle_passes: ParticlePasses,
     /// The scene's particles on the GPU (made on the first frame of a scene with particle sources
     /// when `RenderMaxPartCount` > 0).
@@ -140,9 +145,11 @@ impl HostRenderer {
             tonemap: TonemapPass::new(gpu)?,
             glow: GlowPass::new(gpu, width, height)?,
             inject: FroxelInjectPass::new(gpu)?,
+            temporal: FroxelTemporalPass::new(gpu)?,
             integrate: FroxelIntegratePass::new(gpu)?,
             apply: FogApplyPass::new(gpu)?,
             march: BrickMarchPass::new(gpu, width, height)?,
+            reference: FogReferencePass::new(gpu)?,
             particle_passes: ParticlePasses {
                 sim: ParticleSimPasses::new(gpu)?,
                 cull: ParticleCullPass::new(gpu)?,
@@ -201,7 +208,7 @@ impl HostRenderer {
         settings: &Settings,
         time_s: f32,
     ) -> Result<()> {
-        let (cam, view) = self.begin_frame(world, scene, time_s);
+        let (cam, view) = self.begin_frame(world, scene, settings, time_s);
         if self.particles_only {
             self.fog = None;
         } else {
@@ -231,8 +238,14 @@ impl HostRenderer {
             }
             if let Some(fog) = &self.fog {
                 self.inject.record(rec, &self.frame_buf, world, fog, &self.samplers);
+                self.temporal.record(rec, &self.frame_buf, fog, &self.samplers);
                 self.integrate.record(rec, fog, fog.hist_out());
-                self.apply.record(rec, fog, &self.samplers, &t.depth, &t.hdr);
+                if settings.volumetric_fog_reference {
+                    let lit = (&self.frame_buf, &*world, &self.samplers);
+                    self.reference.record(rec, lit, fog, &t.depth, &t.hdr);
+                } else {
+                    self.apply.record(rec, fog, &self.samplers, &t.depth, &t.hdr);
+                }
             }
             if let Some(pf) = self.particle_fog.as_ref().filter(|_| particles_on) {
                 let inputs = MarchInputs {
@@ -276,13 +289,46 @@ impl HostRenderer {
         Ok(())
     }
 
-    /// The camera and view at `time_s`; writes the frame constants and this frame's shadow views.
-    fn begin_frame(&mut self, world: &mut World, scene: &Scene, time_s: f32) -> (SceneCamera, CameraView) {
+    /// Runs the fog's temporal passes for one frame at `time_s` (shadows, `fog.froxel_inject`,
+    /// `fog.froxel_temporal`) and nothing else, and waits: a warm-up that leaves the fog history
+    /// converged for the next [`HostRenderer::render`] at a fraction of a frame's cost.
+    pub fn warm_fog(
+        &mut self,
+        gpu: &mut Gpu,
+        world: &mut World,
+        scene: &Scene,
+        settings: &Settings,
+        time_s: f32,
+    ) -> Result<()> {
+        if self.particles_only {
+            return Ok(());
+        }
+        let (_, view) = self.begin_frame(world, scene, settings, time_s);
+        self.prepare_fog(gpu, scene, settings, &view)?;
+        let Some(fog) = &self.fog else { return Ok(()) };
+        gpu.submit(|rec| {
+            self.shadow.record(rec, world)?;
+            self.inject.record(rec, &self.frame_buf, world, fog, &self.samplers);
+            self.temporal.record(rec, &self.frame_buf, fog, &self.samplers);
+            Ok(())
+        })
+    }
+
+    /// The camera and view at `time_s`; writes the frame constants and this frame's shadow views
+    /// (the sun's cascades reach the froxel fog's range when the fog is on).
+    fn begin_frame(
+        &mut self,
+        world: &mut World,
+        scene: &Scene,
+        settings: &Settings,
+        time_s: f32,
+    ) -> (SceneCamera, CameraView) {
         let (w, h) = (self.targets.ldr.extent.width, self.targets.ldr.extent.height);
         let cam = scene.camera_at(time_s);
         let view = CameraView::new(cam.position, cam.target, cam.fov_y_deg, w as f32 / h as f32);
         let to_sun = scene.sun.direction.try_normalize().unwrap_or(Vec3::Z);
-        let cascade_far = world.update_shadow_views(&view, to_sun);
+        let fog_range = (settings.volumetric_fog && !self.particles_only).then_some(settings.froxel_range_m);
+        let cascade_far = world.update_shadow_views(&view, to_sun, sun_shadow_distance_m(fog_range));
         let constants = frame_uniform(scene, &view, world, cascade_far, (w, h), self.frame_index);
         self.frame_buf.write(0, bytemuck::bytes_of(&constants));
         self.frame_index = self.frame_index.wrapping_add(1);

@@ -197,7 +197,7 @@ gpu_struct! {
         pub right_aspect: [f32; 4],
         /// Camera up.
         pub up: [f32; 4],
-        /// Froxels along x, y, z; w = depth jitter.
+        /// Froxels along x, y, z; w = frame index of the jitter sequences (wraps at 4096).
         pub grid: [f32; 4],
         /// Near, far, ln(far / near), history weight.
         pub slices: [f32; 4],

@@ -71,7 +71,8 @@ struct RenderArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     frames: u32,
     /// Frames of particle simulation before the rendered frames (nothing drawn, written or
-    /// timed), to start from the particle systems' steady state: 0..=100000.
+    /// timed), to start from the particle systems' steady state: 0..=100000; the last 20 (at
+    /// least 20) also run the fog's temporal passes, so the fog is converged
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     warmup: u32,
     /// Simulated frames per second (each frame steps 1/FPS seconds): above 0, at most 1000.

@@ -14,8 +14,12 @@ pub const CAMERA_NEAR_M: f32 = 0.1;
 pub const CAMERA_FAR_M: f32 = 2000.0;
 /// Sun cascades.
 pub const CASCADES: usize = 4;
-/// Shadowed distance from the camera covered by the sun cascades, m.
+/// Shadowed distance from the camera covered by the sun cascades at least, m.
 pub const SUN_SHADOW_DISTANCE_M: f32 = 80.0;
+/// The most the cascades stretch to cover the froxel fog's range, m: beyond it the four 2048²
+/// cascades would lose too much near resolution (at 128 m the first one already ends at 8.5 m
+/// instead of 5.4 m). Fog beyond it is treated as sunlit (the distance fallback).
+pub const SUN_SHADOW_MAX_DISTANCE_M: f32 = 128.0;
 /// Blend between logarithmic (1) and uniform (0) cascade splits.
 pub const CASCADE_SPLIT_LAMBDA: f32 = 0.75;
 /// How far behind a cascade (toward the sun) casters are still captured, m.
@@ -94,13 +98,22 @@ pub fn cascade_splits(count: usize, max_distance: f32, lambda: f32) -> Vec<f32> 
         .collect()
 }
 
-/// Stable cascades for a sun shining from `to_sun` (unit vector toward the sun).
-pub fn sun_cascades(camera: &CameraView, to_sun: Vec3, atlas_size: u32) -> Vec<Cascade> {
+/// The distance the sun cascades cover: [`SUN_SHADOW_DISTANCE_M`], stretched to the froxel fog's
+/// range (`fog_range_m`, when the fog is on) up to [`SUN_SHADOW_MAX_DISTANCE_M`], so fog is not
+/// treated as lit between the last cascade and the grid's far end.
+pub fn sun_shadow_distance_m(fog_range_m: Option<f32>) -> f32 {
+    let fog = fog_range_m.filter(|r| r.is_finite()).unwrap_or(0.0);
+    fog.clamp(SUN_SHADOW_DISTANCE_M, SUN_SHADOW_MAX_DISTANCE_M)
+}
+
+/// Stable cascades for a sun shining from `to_sun` (unit vector toward the sun), covering view
+/// depths up to `distance_m`.
+pub fn sun_cascades(camera: &CameraView, to_sun: Vec3, atlas_size: u32, distance_m: f32) -> Vec<Cascade> {
     let to_sun = to_sun.try_normalize().unwrap_or(Vec3::Z);
     let up = if to_sun.z.abs() > 0.999 { Vec3::Y } else { Vec3::Z };
     let rotation = Mat4::look_at_rh(Vec3::ZERO, -to_sun, up);
     let mut near = CAMERA_NEAR_M;
-    cascade_splits(CASCADES, SUN_SHADOW_DISTANCE_M, CASCADE_SPLIT_LAMBDA)
+    cascade_splits(CASCADES, distance_m, CASCADE_SPLIT_LAMBDA)
         .into_iter()
         .map(|far| {
             let corners = camera.slice_corners(near, far);
@@ -181,7 +194,7 @@ mod tests {
     #[test]
     fn every_point_of_a_slice_falls_inside_its_cascade() {
         let cam = CameraView::new(Vec3::new(3.0, -20.0, 5.0), Vec3::new(0.0, 10.0, 0.0), 55.0, 1.5);
-        let cascades = sun_cascades(&cam, Vec3::new(0.3, -0.4, 0.8).normalize(), 2048);
+        let cascades = sun_cascades(&cam, Vec3::new(0.3, -0.4, 0.8).normalize(), 2048, 96.0);
         let mut near = CAMERA_NEAR_M;
         for c in &cascades {
             for p in cam.slice_corners(near, c.far_m) {
@@ -197,7 +210,7 @@ mod tests {
     fn casters_toward_the_sun_are_nearer_in_the_cascade() {
         let cam = CameraView::new(Vec3::new(0.0, -10.0, 2.0), Vec3::ZERO, 60.0, 1.0);
         let sun = Vec3::new(0.0, 0.0, 1.0);
-        let c = sun_cascades(&cam, sun, 1024)[0];
+        let c = sun_cascades(&cam, sun, 1024, SUN_SHADOW_DISTANCE_M)[0];
         let (_, ground) = project(c.clip_from_world, Vec3::new(0.0, -9.0, 0.0));
         let (_, roof) = project(c.clip_from_world, Vec3::new(0.0, -9.0, 3.0));
         assert!(roof < ground, "a roof above the ground is closer to the sun: {roof} vs {ground}");
@@ -208,13 +221,27 @@ mod tests {
         let a = CameraView::new(Vec3::new(0.0, -10.0, 2.0), Vec3::new(0.0, 0.0, 2.0), 60.0, 1.5);
         let b = CameraView::new(Vec3::new(0.001, -10.0, 2.0), Vec3::new(0.001, 0.0, 2.0), 60.0, 1.5);
         let sun = Vec3::new(0.2, 0.3, 0.9).normalize();
-        let (ca, cb) = (sun_cascades(&a, sun, 2048), sun_cascades(&b, sun, 2048));
+        let (ca, cb) = (sun_cascades(&a, sun, 2048, 80.0), sun_cascades(&b, sun, 2048, 80.0));
         for (x, y) in ca.iter().zip(&cb) {
             let (ua, _) = project(x.clip_from_world, Vec3::new(1.0, 2.0, 0.0));
             let (ub, _) = project(y.clip_from_world, Vec3::new(1.0, 2.0, 0.0));
             let texels = (ua - ub).abs().max_element() * 2048.0;
             assert!(texels < 1e-3 || (texels - 1.0).abs() < 1e-2, "moved {texels} texels");
         }
+    }
+
+    #[test]
+    fn cascades_reach_the_fog_range_within_their_bounds() {
+        assert_eq!(sun_shadow_distance_m(None), SUN_SHADOW_DISTANCE_M);
+        assert_eq!(sun_shadow_distance_m(Some(16.0)), SUN_SHADOW_DISTANCE_M);
+        assert_eq!(sun_shadow_distance_m(Some(96.0)), 96.0);
+        assert_eq!(sun_shadow_distance_m(Some(1024.0)), SUN_SHADOW_MAX_DISTANCE_M);
+        assert_eq!(sun_shadow_distance_m(Some(f32::NAN)), SUN_SHADOW_DISTANCE_M);
+        let cam = CameraView::new(Vec3::ZERO, Vec3::Y, 60.0, 1.5);
+        let cascades = sun_cascades(&cam, Vec3::Z, 2048, sun_shadow_distance_m(Some(96.0)));
+        assert!((cascades[CASCADES - 1].far_m - 96.0).abs() < 1e-3);
+        let (uv, z) = project(cascades[CASCADES - 1].clip_from_world, Vec3::new(0.0, 95.0, 1.0));
+        assert!(uv.min_element() >= 0.0 && uv.max_element() <= 1.0 && (0.0..=1.0).contains(&z));
     }
 
     #[test]

@@ -143,8 +143,13 @@ impl World {
 
     /// Recomputes every shadow view for this camera and writes them (call between submissions).
     /// Returns the view distance (m) at the far end of each sun cascade, for the frame constants.
-    pub fn update_shadow_views(&mut self, camera: &CameraView, to_sun: Vec3) -> [f32; 4] {
-        let cascades = view::sun_cascades(camera, to_sun, SHADOW_MAP_SIZE);
+    pub fn update_shadow_views(
+        &mut self,
+        camera: &CameraView,
+        to_sun: Vec3,
+        sun_distance_m: f32,
+    ) -> [f32; 4] {
+        let cascades = view::sun_cascades(camera, to_sun, SHADOW_MAP_SIZE, sun_distance_m);
         let views: Vec<ShadowView> = self
             .shadow_layers
             .iter()

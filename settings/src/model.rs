@@ -122,6 +122,10 @@ pub struct Settings {
     /// `RenderVKVolumetricFogRange`: far end of the froxel grid in metres. Default: `96`.
     /// Range: `16..=1024`. No cost; a longer range spreads the same slices thinner.
     pub froxel_range_m: f32,
+    /// `RenderVKVolumetricFogReference` (not saved): draw the host fog by a per-pixel ray-march
+    /// in fine steps instead of the froxel lookup (a project option for tests and for judging the
+    /// froxel fog). Default: `false`. Cost: hundreds of lit steps per pixel, far too slow for use.
+    pub volumetric_fog_reference: bool,
     /// `RenderVKParticleCapacity`: GPU particle pool capacity in particles, for stress tests (a
     /// project option, not a viewer one). Default: `8192`. Range: `1..=4000000`. Memory grows
     /// linearly with it.
@@ -150,6 +154,7 @@ impl Default for Settings {
             froxel_grid_z: 64,
             froxel_history_weight: 0.9,
             froxel_range_m: 96.0,
+            volumetric_fog_reference: false,
             particle_capacity: 8192,
         }
     }
@@ -180,6 +185,7 @@ impl Settings {
             "RenderVKVolumetricFogGridZ" => U32(self.froxel_grid_z),
             "RenderVKVolumetricFogHistoryWeight" => F32(self.froxel_history_weight),
             "RenderVKVolumetricFogRange" => F32(self.froxel_range_m),
+            "RenderVKVolumetricFogReference" => Boolean(self.volumetric_fog_reference),
             "RenderVKParticleCapacity" => U32(self.particle_capacity),
             other => unlisted(other),
         })
@@ -227,6 +233,7 @@ impl Settings {
             ("RenderVKVolumetricFogGridZ", U32(u)) => self.froxel_grid_z = u,
             ("RenderVKVolumetricFogHistoryWeight", F32(x)) => self.froxel_history_weight = x,
             ("RenderVKVolumetricFogRange", F32(x)) => self.froxel_range_m = x,
+            ("RenderVKVolumetricFogReference", Boolean(b)) => self.volumetric_fog_reference = b,
             ("RenderVKParticleCapacity", U32(u)) => self.particle_capacity = u,
             (other, _) => unlisted(other),
         }

@@ -177,6 +177,8 @@ pub const SETTINGS: &[SettingDesc] = &[
         "Fraction of the previous frame's fog kept by temporal reprojection (0 = none; higher is smoother but ghosts). No cost.", true),
     desc("RenderVKVolumetricFogRange", f32s(96.0, 16.0, 1024.0),
         "Far end of the froxel grid in metres; longer spreads the same slices thinner. No cost.", true),
+    desc("RenderVKVolumetricFogReference", boolean(false),
+        "Draw the host fog by a per-pixel ray-march instead of the froxels, for tests and judging quality (project option). Very slow. Not saved.", false),
     desc("RenderVKParticleCapacity", u32s(8192, 1, 4_000_000),
         "GPU particle pool capacity in particles, for stress tests (project option, not a viewer one). Memory grows linearly with it.", true),
 ];

@@ -34,6 +34,7 @@ fn every_field_default_matches_the_table_and_every_table_row_is_a_field() {
         froxel_grid_z,
         froxel_history_weight,
         froxel_range_m,
+        volumetric_fog_reference,
         particle_capacity,
     } = Settings::default();
     let mut seen = Vec::new();
@@ -57,6 +58,7 @@ fn every_field_default_matches_the_table_and_every_table_row_is_a_field() {
     check(s, "RenderVKVolumetricFogGridZ", U32(froxel_grid_z));
     check(s, "RenderVKVolumetricFogHistoryWeight", F32(froxel_history_weight));
     check(s, "RenderVKVolumetricFogRange", F32(froxel_range_m));
+    check(s, "RenderVKVolumetricFogReference", Boolean(volumetric_fog_reference));
     check(s, "RenderVKParticleCapacity", U32(particle_capacity));
     let mut table: Vec<&str> = SETTINGS.iter().map(|d| d.name).collect();
     seen.sort_unstable();

@@ -1,6 +1,8 @@
 //! The froxel volumetric fog on lavapipe under validation: the GPU integration against its CPU twin
 //! (`fog::froxel`), Beer-Lambert transmittance through homogeneous fog, shadowed fog scattering
-//! less, a projector's colour only inside its cone, and no ghost trail when a projector moves.
+//! less, a projector's colour only inside its cone, bounded ghosting when a projector or the
+//! camera moves (under 5 % of the old light after 8 frames). (Flicker of a still scene is checked
+//! on a showcase scene in `froxel_reference.rs`.)
 
 use std::path::Path;
 
@@ -247,34 +249,47 @@ fn projector_colour_appears_in_the_fog_inside_its_cone_only() {
     });
 }
 
+/// Renders `frames` frames of `scene` with `renderer` (time 0: a still scene) and returns the last.
+fn frames_of(
+    gpu: &mut render::Gpu,
+    renderer: &mut HostRenderer,
+    scene: &Scene,
+    frames: u32,
+) -> anyhow::Result<Frame> {
+    let settings = settings::Settings::default();
+    let mut world = World::new(gpu, scene)?;
+    for _ in 0..frames {
+        renderer.render(gpu, &mut world, scene, &settings, 0.0)?;
+    }
+    Ok(Frame { scene: scene.clone(), width: W, height: H, hdr: renderer.read_hdr(gpu)? })
+}
+
+/// Frames after a change within which less than [`GHOST_LIMIT`] of the old light may remain.
+const GHOST_FRAMES: u32 = 8;
+const GHOST_LIMIT: f32 = 0.05;
+
 #[test]
-fn moving_a_projector_leaves_no_ghost_trail_in_the_fog_history() {
+fn a_moved_projector_leaves_under_five_percent_of_its_light_after_eight_frames() {
     let dir = temp_dir("ghost");
     write_red_texture(&dir);
     gpu_test(|gpu| {
         let before = parse(&projector_scene(0.0), &dir.join("a.toml"))?;
         let after = parse(&projector_scene(3.5), &dir.join("b.toml"))?;
-        let settings = settings::Settings::default();
         let mut renderer = HostRenderer::new(gpu, W, H)?;
-        let mut world = World::new(gpu, &before)?;
-        for f in 0..8 {
-            renderer.render(gpu, &mut world, &before, &settings, f as f32 / 30.0)?;
-        }
         let old_spot = Vec3::new(0.0, 10.0, 3.0);
-        let lit_before =
-            Frame { scene: before, width: W, height: H, hdr: renderer.read_hdr(gpu)? }.pixel_at(old_spot)[0];
+        let lit_before = frames_of(gpu, &mut renderer, &before, 16)?.pixel_at(old_spot)[0];
         // The projector jumps 3.5 m; the fog history still holds the old cone.
-        let mut world = World::new(gpu, &after)?;
-        renderer.render(gpu, &mut world, &after, &settings, 8.0 / 30.0)?;
-        let frame = Frame { scene: after, width: W, height: H, hdr: renderer.read_hdr(gpu)? };
+        let first = frames_of(gpu, &mut renderer, &after, 1)?;
+        let new_spot = Vec3::new(3.5, 10.0, 3.0);
+        let frame = frames_of(gpu, &mut renderer, &after, GHOST_FRAMES - 1)?;
         let ghost = frame.pixel_at(old_spot)[0];
-        let new_spot = frame.pixel_at(Vec3::new(3.5, 10.0, 3.0))[0];
         assert!(lit_before > 0.02, "the first position lit the fog: {lit_before}");
         assert!(
-            ghost < 0.02 * lit_before,
-            "one frame after the move the old cone is gone: {ghost} vs {lit_before}"
+            ghost < GHOST_LIMIT * lit_before,
+            "{GHOST_FRAMES} frames after the move the old cone is gone: {ghost} vs {lit_before}"
         );
-        assert!(new_spot > 0.25 * lit_before, "the new cone shows at once: {new_spot} vs {lit_before}");
+        let shown = first.pixel_at(new_spot)[0];
+        assert!(shown > 0.5 * lit_before, "the new cone shows at once: {shown} vs {lit_before}");
         Ok(())
     });
 }

@@ -28,7 +28,7 @@ fn dust_sunbeams_shafts_are_brighter_than_the_fog_beside_them() {
         let settings = settings::Settings::default();
         let mut world = World::new(gpu, &scene)?;
         let mut renderer = HostRenderer::new(gpu, W, H)?;
-        // One frame: no history, depth jitter 0.5, so each froxel's sample is its centre.
+        // One frame: no history; each froxel holds the mean of its 4 jittered samples.
         renderer.render(gpu, &mut world, &scene, &settings, 0.0)?;
         let fog = renderer.fog.as_ref().expect("volumetric fog is on by default");
         let texels: Vec<u16> = bytemuck::cast_slice(&gpu.read_image(fog.hist_out())?).to_vec();

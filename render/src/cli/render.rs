@@ -25,7 +25,10 @@ pub struct RenderJob {
     pub height: u32,
     /// Frames to render (written and timed).
     pub frames: u32,
-    /// Frames of particle simulation before them (nothing drawn, written or timed).
+    /// Frames of particle simulation before them (nothing drawn, written or timed); the last
+    /// [`FOG_WARMUP_FRAMES`] of them also run the fog's temporal passes (and when there are fewer,
+    /// that many fog-only frames at time 0 come first), so the first written frame shows
+    /// converged fog.
     pub warmup: u32,
     /// Simulated frames per second (time step between frames).
     pub fps: f32,
@@ -42,6 +45,10 @@ pub struct RenderJob {
     /// Command-line overrides.
     pub overrides: Vec<String>,
 }
+
+/// Frames of the fog's temporal passes before the first written frame: with the default history
+/// weight 0.9 the fog then holds about ten frames of jittered samples, as in steady use.
+pub const FOG_WARMUP_FRAMES: u32 = 20;
 
 /// The JSON written beside the images.
 #[derive(Serialize)]
@@ -103,8 +110,15 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
     // The bar redraws one line with `\r`: only for a person at a terminal, not a log or a pipe.
     let progress = job.frames > 1 && std::io::stderr().is_terminal();
     let stem = job.scene.file_stem().map_or_else(|| "scene".into(), |s| s.to_string_lossy().into_owned());
+    for _ in job.warmup..FOG_WARMUP_FRAMES {
+        renderer.warm_fog(&mut gpu, &mut world, &scene, &settings, 0.0)?;
+    }
     for frame in 0..job.warmup {
-        renderer.simulate(&mut gpu, &scene, &settings, frame as f32 / job.fps)?;
+        let t = frame as f32 / job.fps;
+        renderer.simulate(&mut gpu, &scene, &settings, t)?;
+        if frame + FOG_WARMUP_FRAMES >= job.warmup {
+            renderer.warm_fog(&mut gpu, &mut world, &scene, &settings, t)?;
+        }
     }
     gpu.profiler.clear();
     let mut wall_ms = Vec::with_capacity(job.frames as usize);

@@ -70,7 +70,7 @@ struct FogUniform {
     vec4 forward_tan;          // xyz camera forward; w tan(fov_y / 2)
     vec4 right_aspect;         // xyz camera right; w width / height
     vec4 up;                   // xyz camera up; w unused
-    vec4 grid;                 // froxels along x, y, z (as floats); w depth jitter in [0, 1)
+    vec4 grid;                 // froxels along x, y, z (as floats); w frame index of the jitter sequences
     vec4 slices;               // x near (m), y far (m), z ln(far / near), w history weight (0 = reset)
     vec4 height_fog;           // x density (1/m), y falloff (1/m), z base height (m), w anisotropy g
     vec4 fog_albedo;           // rgb height-fog albedo; w fog volume count

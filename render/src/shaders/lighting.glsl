@@ -15,14 +15,21 @@
 #define NO_SHADOW 0xffffffffu
 #define PI 3.14159265358979
 
+// Half-width of the shadow filter in texels: 1 gives the 3x3 PCF surfaces use. A pass that averages
+// many shadow samples itself (the froxel fog) defines it as 0 before including this file: one
+// bilinear compare per sample.
+#ifndef SHADOW_PCF_RADIUS
+#define SHADOW_PCF_RADIUS 1
+#endif
+
 layout(std140, set = 0, binding = 0) uniform Frame { FrameUniform frame; };
 layout(std430, set = 0, binding = 2) readonly buffer Lights { GpuLight lights[]; };
 layout(std430, set = 0, binding = 3) readonly buffer ShadowViews { ShadowView shadow_views[]; };
 layout(set = 0, binding = 4) uniform sampler2DArrayShadow shadow_atlas;
 layout(set = 0, binding = 5) uniform sampler2DArray projector_tex;
 
-// Fraction of light reaching `pos` through shadow layer `layer` (1 = lit), 3x3 PCF of bilinear
-// compares. `normal_offset_m` pushes the lookup off the surface (0 for volumes). Returns -1 when
+// Fraction of light reaching `pos` through shadow layer `layer` (1 = lit), PCF of bilinear compares
+// over (2 SHADOW_PCF_RADIUS + 1)^2 taps. `normal_offset_m` pushes the lookup off the surface (0 for volumes). Returns -1 when
 // `pos` is outside the layer's frustum.
 float shadow_layer(uint layer, vec3 pos, vec3 normal, float normal_offset_m) {
     ShadowView v = shadow_views[layer];
@@ -34,12 +41,13 @@ float shadow_layer(uint layer, vec3 pos, vec3 normal, float normal_offset_m) {
     }
     float texel = 1.0 / float(frame.counts.w);
     float lit = 0.0;
-    for (int y = -1; y <= 1; ++y) {
-        for (int x = -1; x <= 1; ++x) {
+    const int r = SHADOW_PCF_RADIUS;
+    for (int y = -r; y <= r; ++y) {
+        for (int x = -r; x <= r; ++x) {
             lit += texture(shadow_atlas, vec4(uv + vec2(x, y) * texel, float(layer), ndc.z));
         }
     }
-    return lit / 9.0;
+    return lit / float((2 * r + 1) * (2 * r + 1));
 }
 
 // Sun visibility: the first cascade whose frustum holds `pos`; lit beyond the last cascade.

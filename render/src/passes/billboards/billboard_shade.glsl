@@ -76,7 +76,7 @@ void main() {
         alpha *= cloud_transmittance(screen_uv, length(world_pos - frame.camera_pos.xyz));
     }
     if (push.planes.z > 0.5) {
-        vec4 f = froxel_fog(integrated, screen_uv, depth);
+        vec4 f = froxel_fog_dithered(integrated, screen_uv, depth, gl_FragCoord.xy);
         radiance = radiance * f.a + (push.blend.z == 1u ? vec3(0.0) : f.rgb);
     }
     out_color = vec4(radiance, alpha);

@@ -25,7 +25,7 @@ void main() {
     }
     vec2 uv = (vec2(p) + 0.5) / vec2(size);
     float z = view_depth(texelFetch(depth_tex, p, 0).r);
-    vec4 f = froxel_fog(integrated, uv, z);
+    vec4 f = froxel_fog_dithered(integrated, uv, z, vec2(p));
     vec4 c = imageLoad(hdr, p);
     imageStore(hdr, p, vec4(c.rgb * f.a + f.rgb, c.a));
 }

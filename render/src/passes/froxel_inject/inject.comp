@@ -1,88 +1,60 @@
 #version 460
 // fog.froxel_inject: per froxel, the medium (height fog + local fog volumes) and the light it
-// scatters toward the camera: the sun through its cascades, ambient sky, and every local light
-// (point, spot, projector with its texture) through its shadow map, with Henyey-Greenstein phase.
-// Lights that opt out of history go to `out_now`; everything else is blended with last frame's
-// reprojected value (history clamped to [0.5x, 2x] of the new value and reset where the
-// reprojection leaves the grid) and goes to `out_hist` (rgb scatter per metre, a extinction).
+// scatters toward the camera (fog_media.glsl: the sun through its cascades, ambient sky, every
+// local light through its shadow map, projectors with their texture, Henyey-Greenstein phase),
+// averaged over SAMPLES points spread through the froxel: stratified in depth (a slice is several
+// times deeper than it is wide), jittered across, with offsets that change every frame
+// (froxel_jitter). So a froxel a shaft edge crosses holds the lit fraction, not all or nothing.
+// Each sample carries a local light's inverse-square falloff averaged over its share of the slice
+// (exactly, in closed form), so a light inside the fog glows with its true brightness.
+// Shadows take one bilinear compare per sample (the samples and the frames are the filter).
+// Lights that opt out of history go to `out_now`; the rest go to `out_current`, which
+// fog.froxel_temporal blends with the history.
+#define SHADOW_PCF_RADIUS 0
 #include "lighting.glsl"
 #include "froxel_common.glsl"
+#include "fog_media.glsl"
 
 layout(local_size_x = 4, local_size_y = 4, local_size_z = 4) in;
 
-layout(std430, set = 0, binding = 7) readonly buffer Volumes { GpuFogVolume volumes[]; };
-layout(set = 0, binding = 8) uniform sampler3D history;
-layout(set = 0, binding = 9, rgba16f) uniform writeonly image3D out_hist;
-layout(set = 0, binding = 10, rgba16f) uniform writeonly image3D out_now;
+layout(set = 0, binding = 8, rgba16f) uniform writeonly image3D out_current;
+layout(set = 0, binding = 9, rgba16f) uniform writeonly image3D out_now;
 
-const uint LIGHT_VOLUMETRIC = 1u;
-const uint LIGHT_HISTORY = 2u;
-// How far history may differ from the new value before it is clamped (a ghost-trail limit).
-const float HISTORY_CLAMP_LOW = 0.5;
-const float HISTORY_CLAMP_HIGH = 2.0;
-
-void medium(vec3 pos, out float sigma_t, out vec3 sigma_s) {
-    sigma_t = fog.height_fog.x * exp(-fog.height_fog.y * (pos.z - fog.height_fog.z));
-    sigma_s = sigma_t * fog.fog_albedo.rgb;
-    for (uint i = 0u; i < uint(fog.fog_albedo.w); ++i) {
-        GpuFogVolume v = volumes[i];
-        vec3 d = abs(pos - v.center_kind.xyz);
-        bool inside = v.center_kind.w < 0.5 ? all(lessThanEqual(d, v.extent_density.xyz))
-                                             : dot(d, d) <= v.extent_density.x * v.extent_density.x;
-        if (inside) {
-            sigma_t += v.extent_density.w;
-            sigma_s += v.extent_density.w * v.albedo.rgb;
-        }
-    }
-}
+// Samples per froxel (each: one medium evaluation and one shadow compare per light).
+const int SAMPLES = 4;
+// Offsets across the froxel of successive samples (the R2 sequence, Roberts 2018).
+const vec2 R2 = vec2(0.7548776662, 0.5698402910);
 
 void main() {
     ivec3 id = ivec3(gl_GlobalInvocationID);
     if (any(greaterThanEqual(vec3(id), fog.grid.xyz))) {
         return;
     }
-    vec2 uv = (vec2(id.xy) + 0.5) / fog.grid.xy;
-    float z = froxel_depth_at(float(id.z) + fog.grid.w);
-    vec3 pos = frame.camera_pos.xyz + z * froxel_ray(uv);
-    float sigma_t;
-    vec3 sigma_s;
-    medium(pos, sigma_t, sigma_s);
-
-    vec3 lit_hist = vec3(0.0);
-    vec3 lit_now = vec3(0.0);
-    if (sigma_t > 0.0) {
-        vec3 view_dir = normalize(pos - frame.camera_pos.xyz);
-        float g = fog.height_fog.w;
-        float sun_phase = henyey_greenstein(dot(view_dir, frame.sun_dir.xyz), g);
-        lit_hist += frame.sun_color.rgb * frame.sun_dir.w * sun_phase * sun_shadow(pos, vec3(0.0), 0.0);
-        lit_hist += 0.5 * (frame.ambient_sky.rgb + frame.ambient_ground.rgb);
-        for (uint i = 0u; i < frame.counts.x; ++i) {
-            uint flags = lights[i].kind_shadow.w;
-            if ((flags & LIGHT_VOLUMETRIC) == 0u) {
-                continue;
-            }
-            vec3 to_light;
-            vec3 arriving = light_arriving(i, pos, vec3(0.0), 0.0, to_light);
-            vec3 c = arriving * henyey_greenstein(dot(view_dir, to_light), g);
-            if ((flags & LIGHT_HISTORY) != 0u) {
-                lit_hist += c;
-            } else {
-                lit_now += c;
-            }
+    vec3 j = froxel_jitter(id);
+    vec3 scatter_hist = vec3(0.0);
+    vec3 scatter_now = vec3(0.0);
+    float extinction = 0.0;
+    for (int k = 0; k < SAMPLES; ++k) {
+        vec2 uv = (vec2(id.xy) + fract(j.xy + float(k) * R2)) / fog.grid.xy;
+        float s0 = float(id.z) + float(k) / float(SAMPLES);
+        float z = froxel_depth_at(s0 + j.z / float(SAMPLES));
+        vec3 ray = froxel_ray(uv);
+        vec3 pos = frame.camera_pos.xyz + z * ray;
+        // Half the length of this sample's share of the slice, along the ray.
+        float half_m = 0.5 * (froxel_depth_at(s0 + 1.0 / float(SAMPLES)) - froxel_depth_at(s0)) * length(ray);
+        float sigma_t;
+        vec3 sigma_s;
+        fog_medium(pos, sigma_t, sigma_s);
+        if (sigma_t > 0.0) {
+            vec3 lit_hist;
+            vec3 lit_now;
+            fog_in_scatter(pos, half_m, lit_hist, lit_now);
+            scatter_hist += sigma_s * lit_hist;
+            scatter_now += sigma_s * lit_now;
+            extinction += sigma_t;
         }
     }
-    vec4 current = vec4(sigma_s * lit_hist, sigma_t);
-
-    float w = fog.slices.w;
-    if (w > 0.0) {
-        vec4 prev = fog.prev_clip_from_world * vec4(pos, 1.0);
-        vec3 coord = vec3(prev.xy / prev.w * 0.5 + 0.5, froxel_slice_of(prev.w) / fog.grid.z);
-        if (prev.w > 0.0 && all(greaterThanEqual(coord, vec3(0.0))) && all(lessThanEqual(coord, vec3(1.0)))) {
-            vec4 h = texture(history, coord);
-            h = clamp(h, current * HISTORY_CLAMP_LOW, current * HISTORY_CLAMP_HIGH + 1e-6);
-            current = mix(current, h, w);
-        }
-    }
-    imageStore(out_hist, id, current);
-    imageStore(out_now, id, vec4(sigma_s * lit_now, 0.0));
+    float inv = 1.0 / float(SAMPLES);
+    imageStore(out_current, id, vec4(scatter_hist, extinction) * inv);
+    imageStore(out_now, id, vec4(scatter_now * inv, 0.0));
 }

@@ -1,4 +1,5 @@
-//! `fog.froxel_inject`: media and lighting per froxel, with temporal reprojection (see the shader).
+//! `fog.froxel_inject`: media and lighting per froxel, averaged over jittered samples (see the
+//! shader); `fog.froxel_temporal` blends the result with the history.
 
 use crate::error::Result;
 use crate::froxel::FroxelFog;
@@ -26,7 +27,6 @@ impl FroxelInjectPass {
         let kinds = lighting_binding_kinds_with(&[
             BindingKind::UniformBuffer,
             BindingKind::StorageBuffer,
-            BindingKind::SampledImage,
             BindingKind::StorageImage,
             BindingKind::StorageImage,
         ]);
@@ -50,8 +50,7 @@ impl FroxelInjectPass {
             Use::Image(&world.shadow_atlas, Access::ComputeSampled),
             Use::Image(&world.projector_tex, Access::ComputeSampled),
             Use::Buffer(&fog.volumes, Access::ComputeRead),
-            Use::Image(fog.hist_in(), Access::ComputeSampled),
-            Use::Image(fog.hist_out(), Access::ComputeWrite),
+            Use::Image(&fog.current, Access::ComputeWrite),
             Use::Image(&fog.now, Access::ComputeWrite),
         ];
         let [w, h, d] = fog.grid.dims;
@@ -60,12 +59,7 @@ impl FroxelInjectPass {
             binds.extend([
                 Bind::Buffer(&fog.uniform),
                 Bind::Buffer(&fog.volumes),
-                Bind::Sampled(
-                    fog.hist_in(),
-                    samplers.linear_clamp,
-                    ash::vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-                ),
-                Bind::StorageImage(fog.hist_out()),
+                Bind::StorageImage(&fog.current),
                 Bind::StorageImage(&fog.now),
             ]);
             rec.dispatch(
