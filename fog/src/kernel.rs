@@ -74,24 +74,33 @@ pub fn phi(x: f32) -> f32 {
 }
 
 /// The renormalised weights of cells `lo..=hi` (edge `voxel_m`) for a Gaussian at `mu` with
-/// `sigma` on one axis; entries past `hi - lo` are zero.
+/// `sigma` on one axis: each cell's integral over the integral across all of them (the telescoped
+/// sum of the cell integrals), as `fog.brick_splat` computes them cell by cell; entries past
+/// `hi - lo` are zero. A degenerate kernel puts everything in [`peak_cell`].
 pub fn axis_weights(mu: f32, sigma: f32, voxel_m: f32, (lo, hi): (i32, i32)) -> [f32; 10] {
-    let mut w = [0.0; 10];
-    let mut sum = 0.0;
-    let mut below = phi((lo as f32 * voxel_m - mu) / sigma);
-    for (i, cell) in (lo..=hi).enumerate().take(w.len()) {
-        let above = phi(((cell + 1) as f32 * voxel_m - mu) / sigma);
-        w[i] = (above - below).max(0.0);
-        sum += w[i];
-        below = above;
-    }
-    if sum > 0.0 {
-        w.iter_mut().for_each(|x| *x /= sum);
-    } else {
-        // Far in a tail (cannot happen for a centre inside the cells): all in the middle cell.
-        w[((hi - lo) / 2) as usize] = 1.0;
-    }
-    w
+    let cdf = |cell: i32| phi((cell as f32 * voxel_m - mu) / sigma);
+    let norm = cdf(hi + 1) - cdf(lo);
+    let inv_norm = if norm > 0.0 { 1.0 / norm } else { 0.0 };
+    let peak = peak_cell(mu, voxel_m, (lo, hi));
+    std::array::from_fn(|i| {
+        let i = i as i32;
+        if lo + i > hi {
+            0.0
+        } else if inv_norm == 0.0 {
+            if i == peak {
+                1.0
+            } else {
+                0.0
+            }
+        } else {
+            (cdf(lo + i + 1) - cdf(lo + i)) * inv_norm
+        }
+    })
+}
+
+/// The cell holding `mu` (the one with the largest share of a centred Gaussian), relative to `lo`.
+pub fn peak_cell(mu: f32, voxel_m: f32, (lo, hi): (i32, i32)) -> i32 {
+    ((mu / voxel_m).floor() as i32).clamp(lo, hi) - lo
 }
 
 /// The PCG hash (Jarzynski and Olano 2020), as the GPU computes it.

@@ -182,7 +182,10 @@ fn splat_one(c: &Carrier, layout: &BrickLayout, camera: Vec3, frame: u32, out: &
     mark(&mut out.bricks, fp.level, fp.lo - IVec3::ONE, fp.hi + IVec3::ONE);
     let units = kernel::carrier_units(mass, vox, kernel::rounding_uniform(c.key, frame));
     let slabs = (fp.hi.z - fp.lo.z + 1) as usize;
-    let peak = IVec3::from_array(std::array::from_fn(|a| argmax(&fp.weights[a])));
+    let peak = IVec3::from_array(std::array::from_fn(|a| {
+        let v = layout.voxel_m(fp.level);
+        kernel::peak_cell(c.position[a], v, (fp.lo[a], fp.hi[a]))
+    }));
     for z in 0..slabs {
         let slab_total = slab_units(units, &fp.weights[2], slabs, peak.z as usize, z);
         let mut written = 0u32;
@@ -210,16 +213,6 @@ fn slab_units(units: u32, wz: &[f32; 10], count: usize, peak: usize, k: usize) -
     }
     let others = (0..count).filter(|&i| i != peak).fold(0u32, |acc, i| acc.wrapping_add(share(i)));
     units.wrapping_sub(others)
-}
-
-fn argmax(w: &[f32; 10]) -> i32 {
-    let mut best = 0;
-    for (i, &v) in w.iter().enumerate() {
-        if v > w[best] {
-            best = i;
-        }
-    }
-    best as i32
 }
 
 fn mark(bricks: &mut Bricks, level: usize, lo: IVec3, hi: IVec3) {

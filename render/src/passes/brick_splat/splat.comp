@@ -17,35 +17,40 @@ uint alive_count() {
     return bricks.params.x == 0u ? particle_counters.alive0 : particle_counters.alive1;
 }
 
-void axis_weights(float mu, float sigma, float vox, ivec2 range, out float w[MAX_AXIS_CELLS]) {
-    float sum = 0.0;
-    float below = phi((float(range.x) * vox - mu) / sigma);
-    for (int i = 0; i < MAX_AXIS_CELLS; ++i) {
-        w[i] = 0.0;
-        if (range.x + i <= range.y) {
-            float above = phi((float(range.x + i + 1) * vox - mu) / sigma);
-            w[i] = max(above - below, 0.0);
-            sum += w[i];
-            below = above;
-        }
-    }
-    if (sum > 0.0) {
-        for (int i = 0; i < MAX_AXIS_CELLS; ++i) {
-            w[i] /= sum;
-        }
-    } else {
-        w[(range.y - range.x) / 2] = 1.0;
-    }
+// One axis of a kernel: the touched cells lo..hi, and the Gaussian's integral over them (for
+// renormalising), as fog::kernel::AxisKernel. Weights are computed as they are needed (no arrays:
+// arrays indexed at run time would live in slow per-thread memory).
+struct Axis {
+    float mu;
+    float sigma;
+    float vox;
+    ivec2 range;
+    float inv_norm;  // 1 / integral over the touched cells, 0 when degenerate
+    int peak;        // the cell holding mu, relative to range.x
+};
+
+float edge_cdf(Axis a, int cell) {
+    return phi((float(cell) * a.vox - a.mu) / a.sigma);
 }
 
-int argmax(float w[MAX_AXIS_CELLS]) {
-    int best = 0;
-    for (int i = 1; i < MAX_AXIS_CELLS; ++i) {
-        if (w[i] > w[best]) {
-            best = i;
-        }
+Axis axis_of(float mu, float sigma, float vox) {
+    Axis a;
+    a.mu = mu;
+    a.sigma = sigma;
+    a.vox = vox;
+    a.range = support_cells(mu, sigma, vox);
+    float norm = edge_cdf(a, a.range.y + 1) - edge_cdf(a, a.range.x);
+    a.inv_norm = norm > 0.0 ? 1.0 / norm : 0.0;
+    a.peak = clamp(int(floor(mu / vox)), a.range.x, a.range.y) - a.range.x;
+    return a;
+}
+
+// The renormalised weight of cell range.x + i.
+float axis_weight(Axis a, int i) {
+    if (a.inv_norm == 0.0) {
+        return i == a.peak ? 1.0 : 0.0;
     }
-    return best;
+    return (edge_cdf(a, a.range.x + i + 1) - edge_cdf(a, a.range.x + i)) * a.inv_norm;
 }
 
 // The slot holding cell `cell` of `level`, or PAGE_NONE.
@@ -76,14 +81,14 @@ void add_cell(int level, ivec3 cell, uint share, Carrier c) {
 }
 
 // The units of slab k (cells with z = lo.z + k): the floor of its share, the rest to the peak slab.
-uint slab_units(uint units, float wz[MAX_AXIS_CELLS], int count, int peak, int k) {
-    if (k != peak) {
-        return uint(float(units) * wz[k]);
+uint slab_units(uint units, Axis z, int k) {
+    if (k != z.peak) {
+        return uint(float(units) * axis_weight(z, k));
     }
     uint others = 0u;
-    for (int i = 0; i < count; ++i) {
-        if (i != peak) {
-            others += uint(float(units) * wz[i]);
+    for (int i = 0; i <= z.range.y - z.range.x; ++i) {
+        if (i != z.peak) {
+            others += uint(float(units) * axis_weight(z, i));
         }
     }
     return units - others;
@@ -127,29 +132,26 @@ void main() {
         }
         return;
     }
-    ivec2 rz = support_cells(c.position.z, sigma, vox);
-    if (slab > rz.y - rz.x) {
+    Axis az = axis_of(c.position.z, sigma, vox);
+    if (slab > az.range.y - az.range.x) {
         return;
     }
     float u = rounding_uniform(slot, bricks.counts.y);
     uint units = uint(floor(exact + u));
-    float wx[MAX_AXIS_CELLS], wy[MAX_AXIS_CELLS], wz[MAX_AXIS_CELLS];
-    ivec2 rx = support_cells(c.position.x, sigma, vox);
-    ivec2 ry = support_cells(c.position.y, sigma, vox);
-    axis_weights(c.position.x, sigma, vox, rx, wx);
-    axis_weights(c.position.y, sigma, vox, ry, wy);
-    axis_weights(c.position.z, sigma, vox, rz, wz);
-    uint slab_total = slab_units(units, wz, rz.y - rz.x + 1, argmax(wz), slab);
-    ivec3 lo = ivec3(rx.x, ry.x, rz.x + slab);
+    Axis ax = axis_of(c.position.x, sigma, vox);
+    Axis ay = axis_of(c.position.y, sigma, vox);
+    uint slab_total = slab_units(units, az, slab);
+    ivec3 lo = ivec3(ax.range.x, ay.range.x, az.range.x + slab);
     uint written = 0u;
-    for (int y = 0; y <= ry.y - ry.x; ++y) {
-        for (int x = 0; x <= rx.y - rx.x; ++x) {
-            uint share = uint(float(slab_total) * (wy[y] * wx[x]));
+    for (int y = 0; y <= ay.range.y - ay.range.x; ++y) {
+        float wy = axis_weight(ay, y);
+        for (int x = 0; x <= ax.range.y - ax.range.x; ++x) {
+            uint share = uint(float(slab_total) * (wy * axis_weight(ax, x)));
             written += share;
             add_cell(level, lo + ivec3(x, y, 0), share, c);
         }
     }
-    ivec3 peak = lo + ivec3(argmax(wx), argmax(wy), 0);
+    ivec3 peak = lo + ivec3(ax.peak, ay.peak, 0);
     uint rest = slab_total - written;
     uint s = slot_of(level, peak);
     if (s != PAGE_NONE) {
