@@ -141,6 +141,17 @@ impl Gpu {
         unsafe { self.shared.instance.raw.get_physical_device_properties(self.shared.info.raw) }.limits
     }
 
+    /// Whether compute shaders may use subgroup arithmetic (`subgroupAdd`, Vulkan 1.1 subgroup
+    /// operations).
+    pub fn subgroup_arithmetic_in_compute(&self) -> bool {
+        let mut subgroup = vk::PhysicalDeviceSubgroupProperties::default();
+        let mut props = vk::PhysicalDeviceProperties2::default().push_next(&mut subgroup);
+        // SAFETY: as in [`Gpu::limits`]; the chained struct outlives the call.
+        unsafe { self.shared.instance.raw.get_physical_device_properties2(self.shared.info.raw, &mut props) };
+        subgroup.supported_stages.contains(vk::ShaderStageFlags::COMPUTE)
+            && subgroup.supported_operations.contains(vk::SubgroupFeatureFlags::ARITHMETIC)
+    }
+
     /// Whether `format` supports `features` for optimally tiled images on this device.
     pub fn format_supports(&self, format: vk::Format, features: vk::FormatFeatureFlags) -> bool {
         // SAFETY: as in [`Gpu::limits`].

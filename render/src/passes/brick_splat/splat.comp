@@ -10,6 +10,8 @@
 // the same units. Poisoned carriers (NaN, infinite, negative, larger than 1 km) and kernels too
 // large for the top level are skipped and counted; cells whose brick could not be allocated are
 // counted as clipped. fog::splat is the CPU twin.
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_arithmetic : require
 #include "bricks.glsl"
 layout(local_size_x = 64) in;
 
@@ -94,6 +96,38 @@ uint slab_units(uint units, Axis z, int k) {
     return units - others;
 }
 
+// Adds lo16 + hi16 * 2^16 to the u64 counter at counters[at] (the sums of a subgroup's low and
+// high halves, so that neither overflows).
+void add_u64_halves(uint at, uint lo16, uint hi16) {
+    uint t = hi16 << 16u;
+    uint high = hi16 >> 16u;
+    uint lo32 = t + lo16;
+    high += lo32 < t ? 1u : 0u;
+    uint old = atomicAdd(counters[at], lo32);
+    high += old + lo32 < old ? 1u : 0u;
+    atomicAdd(counters[at + 1u], high);
+}
+
+// The frame's counts of the carriers this thread counts (`counts`: its slab-0 thread): summed over
+// the subgroup first, then one atomic per subgroup, since a million carriers adding to the same few
+// counters one by one serialise on them.
+void count_carrier(bool counts, int level, uint units, float mass) {
+    uint carriers = subgroupAdd(counts ? 1u : 0u);
+    float total_mass = subgroupAdd(counts ? mass : 0.0);
+    for (int l = 0; l < LEVELS; ++l) {
+        bool mine = counts && level == l;
+        uint lo16 = subgroupAdd(mine ? (units & 0xFFFFu) : 0u);
+        uint hi16 = subgroupAdd(mine ? (units >> 16u) : 0u);
+        if (subgroupElect() && (lo16 | hi16) != 0u) {
+            add_u64_halves(C_UNITS_LO + 2u * uint(l), lo16, hi16);
+        }
+    }
+    if (subgroupElect() && carriers > 0u) {
+        atomicAdd(counters[C_CARRIERS], carriers);
+        add_mass(C_EXPECTED_LO, total_mass);
+    }
+}
+
 void main() {
     uint i = gl_GlobalInvocationID.x;
     int slab = int(gl_GlobalInvocationID.y);
@@ -159,9 +193,5 @@ void main() {
     } else {
         add_u64(C_CLIPPED_LO + 2u * uint(level), rest);
     }
-    if (counts) {
-        atomicAdd(counters[C_CARRIERS], 1u);
-        add_u64(C_UNITS_LO + 2u * uint(level), units);
-        add_mass(C_EXPECTED_LO, mass);
-    }
+    count_carrier(counts, level, units, mass);
 }
