@@ -354,7 +354,17 @@ impl HostRenderer {
             return Ok(false);
         }
         if self.particles.is_none() {
-            let desc = ParticlePoolDesc::for_settings(settings.particle_capacity);
+            let mut desc = ParticlePoolDesc::for_settings(settings.particle_capacity);
+            let device_cap = crate::particles_gpu::device_capacity(&gpu.limits());
+            if desc.capacity > device_cap {
+                tracing::warn!(
+                    "RenderVKParticleCapacity {} exceeds what this device's maxStorageBufferRange ({} bytes) \
+                     holds in one buffer; the pool holds {device_cap} particles",
+                    desc.capacity,
+                    gpu.limits().max_storage_buffer_range
+                );
+                desc.capacity = device_cap;
+            }
             self.particles = Some(SceneParticles::new(gpu, scene, &desc)?);
         }
         let Some(sp) = self.particles.as_mut() else { return Ok(false) };

@@ -83,6 +83,14 @@ impl ParticlePoolDesc {
     }
 }
 
+/// The largest pool whose particle buffer fits the device's `maxStorageBufferRange` (one storage
+/// buffer binding holds the whole pool): 1,048,576 on lavapipe (128 MiB), at most
+/// [`MAX_CAPACITY`].
+pub fn device_capacity(limits: &vk::PhysicalDeviceLimits) -> u32 {
+    let particle_bytes = std::mem::size_of::<GpuParticle>() as u64;
+    (u64::from(limits.max_storage_buffer_range) / particle_bytes).min(u64::from(MAX_CAPACITY)) as u32
+}
+
 /// How many particles may live, from the settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ParticleBudget {
@@ -179,6 +187,16 @@ impl GpuParticles {
         if desc.capacity == 0 || desc.capacity > MAX_CAPACITY || desc.max_sources == 0 {
             return Err(RenderError::Unsupported(format!(
                 "particle pool {desc:?}: capacity must be 1..={MAX_CAPACITY} and max_sources non-zero"
+            )));
+        }
+        let device_cap = device_capacity(&gpu.limits());
+        if desc.capacity > device_cap {
+            return Err(RenderError::Unsupported(format!(
+                "particle pool of {} particles: its {}-byte buffer exceeds this device's \
+                 maxStorageBufferRange ({} bytes, {device_cap} particles)",
+                desc.capacity,
+                u64::from(desc.capacity) * std::mem::size_of::<GpuParticle>() as u64,
+                gpu.limits().max_storage_buffer_range
             )));
         }
         let cap = u64::from(desc.capacity);
