@@ -69,7 +69,6 @@ pub struct ParticleFog {
     splat: BrickSplatPasses,
     readback: Buffer,
     frame: u32,
-    layout: BrickLayout,
     pressure: BrickPressure,
     /// The last rendered frame's counts (systems counted by the caller).
     pub stats: FogStats,
@@ -93,7 +92,6 @@ impl ParticleFog {
             splat: BrickSplatPasses::new(gpu)?,
             readback,
             frame: 0,
-            layout: BrickLayout::new(key.voxel_size_m, Vec3::ZERO),
             pressure: BrickPressure::default(),
             stats: FogStats::default(),
         })
@@ -109,18 +107,13 @@ impl ParticleFog {
         self.pressure
     }
 
-    /// The layout (clip windows) of the last prepared frame.
-    pub fn layout(&self) -> &BrickLayout {
-        &self.layout
-    }
-
     /// Writes this frame's constants: windows around `camera`, the particles in alive list
     /// `alive_list` (after the update).
     pub fn prepare(&mut self, camera: Vec3, alive_list: usize) {
         self.frame = self.frame.wrapping_add(1);
-        self.layout = BrickLayout::new(self.key.voxel_size_m, camera);
+        let layout = BrickLayout::new(self.key.voxel_size_m, camera);
         let o = |l: usize| {
-            let v = self.layout.origins[l];
+            let v = layout.origins[l];
             [v.x, v.y, v.z, 0]
         };
         let p = &self.pool;

@@ -271,11 +271,6 @@ impl BrickPool {
         uses
     }
 
-    /// The accumulators (extinction, tint r, g, b, emissive), for read-back in tests.
-    pub fn accumulators(&self) -> &[Buffer; 5] {
-        &self.accum
-    }
-
     /// `fog.bricks.slot_key`, for read-back.
     pub fn slot_keys(&self) -> &Buffer {
         &self.slot_key

@@ -169,11 +169,6 @@ impl FogSystems {
             .map(|(s, &w)| fog_source(w, s.tex_mean_alpha, scale, s.tint))
             .collect()
     }
-
-    /// A system's texture mean alpha and tint (texture mean colour, linear).
-    pub fn texture_terms(&self, i: usize) -> Option<(f32, [f32; 3])> {
-        self.systems.get(i).map(|s| (s.tex_mean_alpha, s.tint))
-    }
 }
 
 /// 1 inside `range - fade band`, 0 beyond `range`, smooth between.
