@@ -108,18 +108,16 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
     renderer.frame_dt_s = 1.0 / job.fps;
     renderer.particles_only = job.particles_only;
     // The bar redraws one line with `\r`: only for a person at a terminal, not a log or a pipe.
-    let progress = job.frames > 1 && std::io::stderr().is_terminal();
+    let terminal = std::io::stderr().is_terminal();
+    let progress = job.frames > 1 && terminal;
     let stem = job.scene.file_stem().map_or_else(|| "scene".into(), |s| s.to_string_lossy().into_owned());
-    for _ in job.warmup..FOG_WARMUP_FRAMES {
-        renderer.warm_fog(&mut gpu, &mut world, &scene, &settings, 0.0)?;
-    }
-    for frame in 0..job.warmup {
-        let t = frame as f32 / job.fps;
-        renderer.simulate(&mut gpu, &scene, &settings, t)?;
-        if frame + FOG_WARMUP_FRAMES >= job.warmup {
-            renderer.warm_fog(&mut gpu, &mut world, &scene, &settings, t)?;
-        }
-    }
+    warm_up(
+        &mut renderer,
+        (&mut gpu, &mut world),
+        (&scene, &settings),
+        job,
+        terminal.then_some(stem.as_str()),
+    )?;
     gpu.profiler.clear();
     let mut wall_ms = Vec::with_capacity(job.frames as usize);
     for frame in 0..job.frames {
@@ -166,6 +164,37 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
     };
     write_json(&job.out.join(format!("{stem}_timings.json")), &report)?;
     Ok(report)
+}
+
+/// The warm-up: `job.warmup` frames of particle simulation, the last [`FOG_WARMUP_FRAMES`] of
+/// them (or that many at time 0 first) also running the fog's temporal passes; a progress bar
+/// named `bar` (only given at a terminal).
+fn warm_up(
+    renderer: &mut HostRenderer,
+    (gpu, world): (&mut Gpu, &mut World),
+    (scene, settings): (&crate::scene::Scene, &settings::Settings),
+    job: &RenderJob,
+    bar: Option<&str>,
+) -> anyhow::Result<()> {
+    for _ in job.warmup..FOG_WARMUP_FRAMES {
+        renderer.warm_fog(gpu, world, scene, settings, 0.0)?;
+    }
+    let label = bar.map(|name| format!("{name} warm-up"));
+    for frame in 0..job.warmup {
+        let t = frame as f32 / job.fps;
+        renderer.simulate(gpu, scene, settings, t)?;
+        if frame + FOG_WARMUP_FRAMES >= job.warmup {
+            renderer.warm_fog(gpu, world, scene, settings, t)?;
+        }
+        if let Some(label) = &label {
+            let _ = write!(std::io::stderr(), "\r{}", progress_bar(label, frame + 1, job.warmup));
+            let _ = std::io::stderr().flush();
+        }
+    }
+    if label.is_some() && job.warmup > 0 {
+        let _ = writeln!(std::io::stderr());
+    }
+    Ok(())
 }
 
 /// Writes the last frame's particle-fog density, carriers and camera into `dir`
