@@ -9,10 +9,10 @@
 use std::process::ExitCode;
 
 use glam::Vec3;
-use render::gpu_types::{GpuParticle, GpuParticleCounters};
+use render::gpu_types::GpuParticle;
 use render::particle_fog::pool::fog_source;
 use render::particle_fog::{ParticleFog, PoolKey};
-use render::particles_gpu::{GpuParticles, ParticlePoolDesc};
+use render::particles_gpu::GpuParticles;
 use render::vk::resource::{BufferDesc, MemoryLocation};
 use render::{Gpu, GpuDesc};
 
@@ -53,18 +53,8 @@ fn run() -> anyhow::Result<()> {
             }
         })
         .collect();
-    let particles =
-        GpuParticles::new(&mut gpu, &ParticlePoolDesc { capacity: n.max(64), max_sources: 1, seed: 0 })?;
-    gpu.upload(&particles.pool, bytemuck::cast_slice(&parts))?;
-    let list: Vec<u32> = (0..n).collect();
+    let particles = GpuParticles::with_particles(&mut gpu, 1, &parts)?;
     let current = particles.current_list();
-    gpu.upload(&particles.alive[current], bytemuck::cast_slice(&list))?;
-    let counters = if current == 0 {
-        GpuParticleCounters { alive0: n, ..GpuParticleCounters::default() }
-    } else {
-        GpuParticleCounters { alive1: n, ..GpuParticleCounters::default() }
-    };
-    gpu.upload(&particles.counters, bytemuck::bytes_of(&counters))?;
     let source = fog_source(1.0, 0.35, 1.0, [1.0; 3]);
     let mut sources = gpu.create_buffer(&BufferDesc {
         name: "bench.fog_sources",

@@ -477,6 +477,25 @@ impl GpuParticles {
         Ok(list.iter().filter_map(|&i| pool.get(i as usize).copied()).collect())
     }
 
+    /// A pool of `parts.len()` (at least 64) holding exactly `parts` as its live particles, in
+    /// slots `0..n`, with `max_sources` sources and no dead slots: the input of the particle fog's
+    /// tests and benchmark, which place carriers directly instead of simulating them.
+    pub fn with_particles(gpu: &mut Gpu, max_sources: u32, parts: &[GpuParticle]) -> Result<Self> {
+        let n = u32::try_from(parts.len()).unwrap_or(u32::MAX);
+        let desc = ParticlePoolDesc { capacity: n.max(64), max_sources, seed: 0 };
+        let pool = GpuParticles::new(gpu, &desc)?;
+        gpu.upload(&pool.pool, bytemuck::cast_slice(parts))?;
+        let list: Vec<u32> = (0..n).collect();
+        gpu.upload(&pool.alive[pool.current], bytemuck::cast_slice(&list))?;
+        let counters = if pool.current == 0 {
+            GpuParticleCounters { alive0: n, ..GpuParticleCounters::default() }
+        } else {
+            GpuParticleCounters { alive1: n, ..GpuParticleCounters::default() }
+        };
+        gpu.upload(&pool.counters, bytemuck::bytes_of(&counters))?;
+        Ok(pool)
+    }
+
     /// Reads the free-index stack back (tests; it waits for the GPU).
     pub fn read_dead(&self, gpu: &mut Gpu) -> Result<Vec<u32>> {
         let counters = self.read_counters(gpu)?;

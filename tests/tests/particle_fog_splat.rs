@@ -7,12 +7,12 @@ use fog::density::Field;
 use fog::splat::{splat, Carrier};
 use glam::Vec3;
 use pf_tests::gpu_test;
-use render::gpu_types::{GpuFogSource, GpuParticle, GpuParticleCounters};
-use render::particle_fog::export::read_field;
+use render::gpu_types::{GpuFogSource, GpuParticle};
+use render::particle_fog::export::{carrier, read_field};
 use render::particle_fog::pool::fog_source;
 use render::particle_fog::stats::FogStats;
 use render::particle_fog::{ParticleFog, PoolKey};
-use render::particles_gpu::{GpuParticles, ParticlePoolDesc};
+use render::particles_gpu::GpuParticles;
 use render::vk::resource::{BufferDesc, MemoryLocation};
 use render::Gpu;
 
@@ -27,23 +27,6 @@ fn particle(position: Vec3, size: f32, age: f32, alpha: f32) -> GpuParticle {
         color: [0.5, 0.6, 0.7, alpha],
         scale: [size, size, 0.0, 0.0],
         ..GpuParticle::default()
-    }
-}
-
-/// The twin's view of the same particle in pool slot `slot`.
-fn carrier(slot: u32, p: &GpuParticle, s: &GpuFogSource) -> Carrier {
-    Carrier {
-        key: slot,
-        system: 0,
-        position: Vec3::new(p.pos_age[0], p.pos_age[1], p.pos_age[2]),
-        size_m: [p.scale[0], p.scale[1]],
-        age_s: p.pos_age[3],
-        alpha: p.color[3],
-        tex_mean_alpha: s.weight_mass[1],
-        weight: s.weight_mass[0],
-        density_scale: s.weight_mass[2],
-        tint: std::array::from_fn(|i| p.color[i].clamp(0.0, 1.0) * s.tint[i]),
-        emissive: false,
     }
 }
 
@@ -63,19 +46,8 @@ fn splat_on_gpu(
     budget_mb: u64,
     camera: Vec3,
 ) -> anyhow::Result<Splatted> {
-    let n = parts.len() as u32;
-    let desc = ParticlePoolDesc { capacity: n.max(64), max_sources: 4, seed: 0 };
-    let particles = GpuParticles::new(gpu, &desc)?;
-    gpu.upload(&particles.pool, bytemuck::cast_slice(parts))?;
-    let list: Vec<u32> = (0..n).collect();
+    let particles = GpuParticles::with_particles(gpu, 4, parts)?;
     let current = particles.current_list();
-    gpu.upload(&particles.alive[current], bytemuck::cast_slice(&list))?;
-    let counters = if current == 0 {
-        GpuParticleCounters { alive0: n, ..GpuParticleCounters::default() }
-    } else {
-        GpuParticleCounters { alive1: n, ..GpuParticleCounters::default() }
-    };
-    gpu.upload(&particles.counters, bytemuck::bytes_of(&counters))?;
     let sources = [fog_source(1.0, TEX_MEAN_ALPHA, 1.0, TINT); 4];
     let mut source_buf = gpu.create_buffer(&BufferDesc {
         name: "test.fog_sources",
@@ -132,7 +104,7 @@ fn gpu_bricks_match_the_cpu_twin_and_conserve_mass() {
             let out = splat_on_gpu(gpu, &parts, voxel, 32, camera)?;
             let s = source();
             let carriers: Vec<Carrier> =
-                parts.iter().enumerate().map(|(i, p)| carrier(i as u32, p, &s)).collect();
+                parts.iter().enumerate().filter_map(|(i, p)| carrier(i as u32, p, &s)).collect();
             let twin = splat(&carriers, &BrickLayout::new(voxel, camera), camera, out.frame);
             let twin_field = Field::from_accum(voxel, &twin.bricks);
             assert_eq!(out.stats.carriers as usize, parts.len(), "voxel {voxel}");

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
-use fog::report::{self, ReportInput, UnknownTexturePolicy};
+use fog::report::{self, UnknownTexturePolicy};
 use fog::TextureVerdict;
 use settings::Settings;
 
@@ -53,7 +53,7 @@ pub fn run(
         Source::Scene(path) => {
             let scene = crate::scene::load(path)?;
             textures.extend(scene.textures.clone());
-            scene.particles.iter().map(scene_input).collect()
+            scene.particles.iter().map(crate::particle_fog::systems::report_input).collect()
         }
     };
     let verdicts = texture_verdicts(&textures);
@@ -77,17 +77,6 @@ pub fn settings_for(file: Option<&PathBuf>, overrides: &[String]) -> anyhow::Res
     Ok(s)
 }
 
-fn scene_input(p: &crate::scene::ParticleSource) -> ReportInput {
-    let texture = p.texture.clone().unwrap_or_else(|| {
-        if p.system.part_image_id.is_nil() {
-            String::new()
-        } else {
-            p.system.part_image_id.to_string()
-        }
-    });
-    ReportInput { source: p.name.clone(), system: p.system, texture, attachment: p.attachment, hud: p.hud }
-}
-
 fn images_by_stem(dir: &Path) -> anyhow::Result<HashMap<String, PathBuf>> {
     let entries =
         std::fs::read_dir(dir).with_context(|| format!("reading texture directory {}", dir.display()))?;
@@ -103,22 +92,11 @@ fn images_by_stem(dir: &Path) -> anyhow::Result<HashMap<String, PathBuf>> {
         .collect())
 }
 
-/// Statistics for every named texture, in parallel; a file that cannot be read is reported and
-/// left without statistics (so its systems stay billboards, or follow `--unknown-texture`).
+/// The verdict of every named texture that can be read (see
+/// [`crate::particle_fog::systems::texture_stats`]).
 fn texture_verdicts(textures: &HashMap<String, PathBuf>) -> HashMap<String, TextureVerdict> {
-    let cache = assetstats::StatsCache::in_memory();
-    let jobs: Vec<(assetstats::TextureKey, PathBuf)> =
-        textures.values().map(|p| (assetstats::TextureKey::path(p), p.clone())).collect();
-    let results = cache.compute_batch(&jobs);
-    textures
-        .keys()
-        .zip(results)
-        .filter_map(|(name, r)| match r {
-            Ok(stats) => Some((name.clone(), TextureVerdict::from(&stats))),
-            Err(e) => {
-                tracing::warn!("texture {name}: {e}");
-                None
-            }
-        })
+    crate::particle_fog::systems::texture_stats(textures)
+        .iter()
+        .map(|(name, stats)| (name.clone(), TextureVerdict::from(stats)))
         .collect()
 }

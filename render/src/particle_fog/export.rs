@@ -71,23 +71,26 @@ pub fn read_carriers(
     Ok(indices
         .iter()
         .zip(&live)
-        .filter_map(|(&slot, p)| {
-            let s = sources.get(p.ids[0] as usize)?;
-            (s.weight_mass[0] > 0.0).then(|| Carrier {
-                key: slot,
-                system: p.ids[0],
-                position: Vec3::new(p.pos_age[0], p.pos_age[1], p.pos_age[2]),
-                size_m: [p.scale[0], p.scale[1]],
-                age_s: p.pos_age[3],
-                alpha: p.color[3],
-                tex_mean_alpha: s.weight_mass[1],
-                weight: s.weight_mass[0],
-                density_scale: s.weight_mass[2],
-                tint: std::array::from_fn(|i| p.color[i].clamp(0.0, 1.0) * s.tint[i]),
-                emissive: p.ids[2] & particles::types::PartFlags::EMISSIVE != 0,
-            })
-        })
+        .filter_map(|(&slot, p)| carrier(slot, p, sources.get(p.ids[0] as usize)?))
         .collect())
+}
+
+/// The carrier pool particle `p` in `slot` is to the splat, with its source's inputs `s`; `None`
+/// while the source's weight is 0 (a billboard).
+pub fn carrier(slot: u32, p: &GpuParticle, s: &GpuFogSource) -> Option<Carrier> {
+    (s.weight_mass[0] > 0.0).then(|| Carrier {
+        key: slot,
+        system: p.ids[0],
+        position: Vec3::new(p.pos_age[0], p.pos_age[1], p.pos_age[2]),
+        size_m: [p.scale[0], p.scale[1]],
+        age_s: p.pos_age[3],
+        alpha: p.color[3],
+        tex_mean_alpha: s.weight_mass[1],
+        weight: s.weight_mass[0],
+        density_scale: s.weight_mass[2],
+        tint: std::array::from_fn(|i| p.color[i].clamp(0.0, 1.0) * s.tint[i]),
+        emissive: p.ids[2] & particles::types::PartFlags::EMISSIVE != 0,
+    })
 }
 
 /// The camera a frame used, as `<scene>_camera.json` holds it.

@@ -197,15 +197,16 @@ pub fn report_input(p: &ParticleSource) -> ReportInput {
     ReportInput { source: p.name.clone(), system: p.system, texture, attachment: p.attachment, hud: p.hud }
 }
 
-/// Statistics of every named texture, in parallel; one that cannot be read is logged and left
-/// out (its systems stay billboards).
-pub fn scene_texture_stats(textures: &BTreeMap<String, PathBuf>) -> HashMap<String, TextureStats> {
-    let cache = assetstats::StatsCache::in_memory();
-    let jobs: Vec<(assetstats::TextureKey, PathBuf)> =
-        textures.values().map(|p| (assetstats::TextureKey::path(p), p.clone())).collect();
-    let results = cache.compute_batch(&jobs);
-    textures
-        .keys()
+/// Statistics of every named texture (name, file), in parallel; one that cannot be read is logged
+/// and left out (its systems stay billboards, or follow `classify`'s `--unknown-texture`).
+pub fn texture_stats<'a>(
+    textures: impl IntoIterator<Item = (&'a String, &'a PathBuf)>,
+) -> HashMap<String, TextureStats> {
+    let (names, jobs): (Vec<&String>, Vec<(assetstats::TextureKey, PathBuf)>) =
+        textures.into_iter().map(|(n, p)| (n, (assetstats::TextureKey::path(p), p.clone()))).unzip();
+    let results = assetstats::StatsCache::in_memory().compute_batch(&jobs);
+    names
+        .into_iter()
         .zip(results)
         .filter_map(|(name, r)| match r {
             Ok(stats) => Some((name.clone(), stats)),
@@ -215,6 +216,11 @@ pub fn scene_texture_stats(textures: &BTreeMap<String, PathBuf>) -> HashMap<Stri
             }
         })
         .collect()
+}
+
+/// [`texture_stats`] of a scene's `[textures]`.
+pub fn scene_texture_stats(textures: &BTreeMap<String, PathBuf>) -> HashMap<String, TextureStats> {
+    texture_stats(textures)
 }
 
 fn system_inputs(p: &ParticleSource, stats: &HashMap<String, TextureStats>) -> SystemInputs {
