@@ -146,6 +146,8 @@ impl ParticleFog {
         reset[1] = 1;
         reset[2] = 1;
         reset[stats::words::BOUNDS..stats::words::BOUNDS + 3].fill(u32::MAX);
+        reset[stats::words::WIDE_ARGS + 1] = fog::bricks::MAX_AXIS_CELLS as u32;
+        reset[stats::words::WIDE_ARGS + 2] = 1;
         rec.update_buffer(&p.counters, &reset);
         rec.fill_buffer(&p.system_bricks, 0);
         let binds = p.binds(inputs, sources);
@@ -153,7 +155,7 @@ impl ParticleFog {
         let capacity = particles.desc().capacity;
         let sizes = AllocSizes { slots: p.capacity, particles: capacity, requests: p.max_requests };
         self.alloc.record(rec, &binds, &uses, sizes);
-        self.splat.record(rec, &binds, &uses, &p.counters, capacity);
+        self.splat.record(rec, &binds, &uses, (&p.counters, &p.dispatch), capacity);
         let copy = [
             Use::Buffer(&p.counters, Access::TransferRead),
             Use::Buffer(&self.readback, Access::TransferWrite),
@@ -213,7 +215,7 @@ mod tests {
         let c = glsl_consts(include_str!("../shaders/bricks.glsl"));
         use fog::bricks as b;
         use fog::kernel as k;
-        let expect: [(&str, f64); 22] = [
+        let expect: [(&str, f64); 24] = [
             ("BRICK_VOXELS", f64::from(b::BRICK_VOXELS)),
             ("BRICK_CELLS", b::BRICK_CELLS as f64),
             ("BRICK_STORED", f64::from(b::BRICK_STORED)),
@@ -235,6 +237,8 @@ mod tests {
             ("C_REQUESTS", words::REQUESTS as f64),
             ("C_UNITS_LO", words::UNITS_LO as f64),
             ("C_BOUNDS", words::BOUNDS as f64),
+            ("C_WIDE_ARGS", words::WIDE_ARGS as f64),
+            ("C_WIDE_COUNT", words::WIDE_COUNT as f64),
             ("C_WORDS", words::COUNT as f64),
         ];
         for (name, want) in expect {

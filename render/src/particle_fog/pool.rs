@@ -104,6 +104,9 @@ pub struct BrickPool {
     pub counters: Buffer,
     /// `fog.bricks.system_bricks`.
     pub system_bricks: Buffer,
+    /// `fog.bricks.dispatch`: the indirect dispatches of the resolve/clear (words 0..2) and of the
+    /// wide splat (3..5), copied from the counters once they are final.
+    pub dispatch: Buffer,
     accum: [Buffer; 5],
     /// `fog.bricks.slot_max`: each brick's peak extinction (f32 bits).
     pub slot_max: Buffer,
@@ -187,6 +190,7 @@ impl BrickPool {
                 vk::BufferUsageFlags::INDIRECT_BUFFER,
             )?,
             system_bricks: storage(gpu, "system_bricks", u64::from(max_sources.max(1)) * WORD, u)?,
+            dispatch: storage(gpu, "dispatch", 6 * WORD, vk::BufferUsageFlags::INDIRECT_BUFFER)?,
             accum: [
                 storage(gpu, "accum_ext", cells, u)?,
                 storage(gpu, "accum_tint_r", cells, u)?,

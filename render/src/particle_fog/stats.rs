@@ -32,8 +32,12 @@ pub mod words {
     pub const BOUNDS: usize = 44;
     /// Bit L set when a brick of level L is in use.
     pub const LEVELS: usize = 50;
+    /// The wide splat's indirect dispatch (x groups, y slabs, z 1).
+    pub const WIDE_ARGS: usize = 51;
+    /// Wide carriers handed to the wide splat.
+    pub const WIDE_COUNT: usize = 54;
     /// Words in all.
-    pub const COUNT: usize = 51;
+    pub const COUNT: usize = 55;
 }
 
 /// Expected mass units per m² (`EXPECTED_MASS_UNITS_PER_M2` in bricks.glsl): 2^32.

@@ -48,7 +48,9 @@ const uint C_UNITS_LO = 12u;     // splatted units per level, u64 each (16 words
 const uint C_CLIPPED_LO = 28u;   // units lost to missing bricks per level, u64 each (16 words)
 const uint C_BOUNDS = 44u;       // box of the bricks in use, level-0 voxels biased by 2^31: min xyz, max xyz
 const uint C_LEVELS = 50u;       // bit L set when a brick of level L is in use
-const uint C_WORDS = 51u;
+const uint C_WIDE_ARGS = 51u;    // the wide splat's indirect dispatch: x groups, y slabs, z 1
+const uint C_WIDE_COUNT = 54u;   // wide carriers handed to it
+const uint C_WORDS = 55u;
 
 // Particle flags used here (particles::types::PartFlags).
 const uint PF_EMISSIVE_BIT = 0x100u;

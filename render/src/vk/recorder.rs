@@ -215,6 +215,22 @@ impl<'a> Recorder<'a> {
         });
     }
 
+    /// Copies `(source offset, destination offset, bytes)` regions from `src` to `dst`. A
+    /// body-level command: the enclosing pass declares `src` as `TransferRead` and `dst` as
+    /// `TransferWrite`.
+    pub fn copy_buffer_regions(&self, src: &Buffer, dst: &Buffer, regions: &[(u64, u64, u64)]) {
+        if regions.iter().any(|&(s, d, n)| s + n > src.size || d + n > dst.size) {
+            crate::error::bug(&format!("copy of {regions:?} from {} to {}", src.name, dst.name));
+        }
+        let regions: Vec<vk::BufferCopy> = regions
+            .iter()
+            .map(|&(s, d, n)| vk::BufferCopy::default().src_offset(s).dst_offset(d).size(n))
+            .collect();
+        // SAFETY: both buffers are alive and hold every region (checked above); the enclosing
+        // pass's declared uses provide the synchronisation.
+        unsafe { self.device().cmd_copy_buffer(self.cmd, src.raw, dst.raw, &regions) };
+    }
+
     /// Emits the barriers `uses` need (also usable outside a pass, e.g. before readback).
     pub fn barriers(&mut self, uses: &[Use<'_>]) {
         let mut buffers = Vec::new();

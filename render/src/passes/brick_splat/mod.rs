@@ -17,6 +17,8 @@ use crate::particle_fog::pool::BINDING_KINDS;
 
 /// `fog.brick_splat`.
 pub const SPLAT: &str = "fog.brick_splat";
+/// `fog.brick_splat.wide`: the splat of kernels wider than a few slabs, a thread per slab.
+pub const SPLAT_WIDE: &str = "fog.brick_splat.wide";
 /// `fog.brick_resolve`.
 pub const RESOLVE: &str = "fog.brick_resolve";
 /// `fog.brick_clear`.
@@ -36,32 +38,52 @@ impl BrickSplatPasses {
     pub fn new(gpu: &Gpu) -> Result<Self> {
         let make = |name, spirv| gpu.create_compute_pipeline(name, spirv, &BINDING_KINDS, 0);
         Ok(BrickSplatPasses {
-            splat: make(SPLAT, shaders::PASSES_BRICK_SPLAT_SPLAT_COMP)?,
+            splat: gpu.create_compute_pipeline(
+                SPLAT,
+                shaders::PASSES_BRICK_SPLAT_SPLAT_COMP,
+                &BINDING_KINDS,
+                16,
+            )?,
             resolve: make(RESOLVE, shaders::PASSES_BRICK_SPLAT_RESOLVE_COMP)?,
             clear: make(CLEAR, shaders::PASSES_BRICK_SPLAT_CLEAR_COMP)?,
         })
     }
 
-    /// Records the splat over `particles` x `MAX_AXIS_CELLS` threads (the pool's capacity, times
-    /// the z slabs of a kernel), then the resolve and the
-    /// clear, one workgroup per brick in use (`counters` words 0..2).
+    /// Records the splat over `particles` threads (the pool's capacity), copies the final counts
+    /// into `dispatch`, then the wide splat (a thread per wide kernel and z slab), the resolve
+    /// and the clear (one workgroup per brick in use), dispatched from `dispatch`.
     pub fn record(
         &self,
         rec: &mut Recorder<'_>,
         binds: &[Bind<'_>],
         uses: &[Use<'_>],
-        counters: &Buffer,
+        (counters, dispatch): (&Buffer, &Buffer),
         particles: u32,
     ) {
+        let mode = |m: u32| -> [u32; 4] { [m, 0, 0, 0] };
         rec.pass(SPLAT, uses, |rec| {
-            let slabs = fog::bricks::MAX_AXIS_CELLS as u32;
-            rec.dispatch(&self.splat, binds, &[], [particles.div_ceil(WORKGROUP).max(1), slabs, 1]);
+            let push = mode(0);
+            rec.dispatch(
+                &self.splat,
+                binds,
+                bytemuck::bytes_of(&push),
+                [particles.div_ceil(WORKGROUP).max(1), 1, 1],
+            );
         });
-        let mut indirect: Vec<Use<'_>> =
-            uses.iter().copied().filter(|u| !matches!(u, Use::Buffer(b, _) if b.id == counters.id)).collect();
-        indirect.push(Use::Buffer(counters, Access::IndirectRead));
+        let wide_args = (crate::particle_fog::stats::words::WIDE_ARGS * 4) as u64;
+        let copy =
+            [Use::Buffer(counters, Access::TransferRead), Use::Buffer(dispatch, Access::TransferWrite)];
+        rec.pass("fog.bricks.dispatch", &copy, |rec| {
+            rec.copy_buffer_regions(counters, dispatch, &[(0, 0, 12), (wide_args, 12, 12)]);
+        });
+        let mut indirect = uses.to_vec();
+        indirect.push(Use::Buffer(dispatch, Access::IndirectRead));
+        rec.pass(SPLAT_WIDE, &indirect, |rec| {
+            let push = mode(1);
+            rec.dispatch_indirect(&self.splat, binds, bytemuck::bytes_of(&push), dispatch, 12);
+        });
         for (name, pipe) in [(RESOLVE, &self.resolve), (CLEAR, &self.clear)] {
-            rec.pass(name, &indirect, |rec| rec.dispatch_indirect(pipe, binds, &[], counters, 0));
+            rec.pass(name, &indirect, |rec| rec.dispatch_indirect(pipe, binds, &[], dispatch, 0));
         }
     }
 }

@@ -1,8 +1,10 @@
 #version 460
-// fog.brick_splat: one thread per live particle of a converted system and z slab of its kernel
-// (up to MAX_AXIS_CELLS threads per carrier, so a wide kernel's cells are written in parallel; the
-// carrier's total is split over its slabs, the floor of each slab's share and the rest to the
-// peak slab, then over each slab's cells the same way). Each carrier adds its
+// fog.brick_splat: one thread per live particle of a converted system, which splats a kernel of at
+// most SMALL_KERNEL_SLABS z slabs itself and hands a wider one to the wide pass (the same shader
+// with splat_mode.x = 1, dispatched indirectly: a thread per wide carrier and z slab, so a wide
+// kernel's cells are written in parallel; its list reuses the request list, which the allocation
+// has consumed). The carrier's total is split over its slabs, the floor of each slab's share and the
+// rest to the peak slab, then over each slab's cells the same way. Each carrier adds its
 // kernel to the cells it touches on its level (fog::kernel docs): the Gaussian integrated over
 // each cell with erf and renormalised over the touched cells, the carrier's total rounded
 // stochastically to integer extinction units, each cell the floor of its share and the rest to
@@ -14,6 +16,9 @@
 #extension GL_KHR_shader_subgroup_arithmetic : require
 #include "bricks.glsl"
 layout(local_size_x = 64) in;
+
+// Kernels of at most this many z slabs are splatted by their carrier's own thread.
+const int SMALL_KERNEL_SLABS = 3;
 
 uint alive_count() {
     return bricks.params.x == 0u ? particle_counters.alive0 : particle_counters.alive1;
@@ -128,10 +133,54 @@ void count_carrier(bool counts, int level, uint units, float mass) {
     }
 }
 
+layout(push_constant) uniform SplatPush { uvec4 splat_mode; };  // x: 0 carriers, 1 wide kernels
+
+// Adds slab `slab` of carrier `c` (pool slot `slot`, `units` in all) to its cells.
+void splat_slab(Carrier c, int level, uint units, Axis ax, Axis ay, Axis az, int slab) {
+    uint slab_total = slab_units(units, az, slab);
+    ivec3 lo = ivec3(ax.range.x, ay.range.x, az.range.x + slab);
+    uint written = 0u;
+    for (int y = 0; y <= ay.range.y - ay.range.x; ++y) {
+        float wy = axis_weight(ay, y);
+        for (int x = 0; x <= ax.range.y - ax.range.x; ++x) {
+            uint share = uint(float(slab_total) * (wy * axis_weight(ax, x)));
+            written += share;
+            add_cell(level, lo + ivec3(x, y, 0), share, c);
+        }
+    }
+    ivec3 peak = lo + ivec3(ax.peak, ay.peak, 0);
+    uint rest = slab_total - written;
+    uint s = slot_of(level, peak);
+    if (s != PAGE_NONE) {
+        atomicAdd(accum_ext[s * uint(BRICK_CELLS) + uint(cell_in_brick(peak))], rest);
+    } else {
+        add_u64(C_CLIPPED_LO + 2u * uint(level), rest);
+    }
+}
+
+// Hands a wide carrier (alive index i) to the wide pass; false when its list is full.
+bool defer_wide(uint i) {
+    uint w = atomicAdd(counters[C_WIDE_COUNT], 1u);
+    if (w >= bricks.params.z) {
+        return false;
+    }
+    requests[w] = i;
+    if (w % 64u == 0u) {
+        atomicAdd(counters[C_WIDE_ARGS], 1u);
+    }
+    return true;
+}
+
 void main() {
+    bool wide_pass = splat_mode.x == 1u;
     uint i = gl_GlobalInvocationID.x;
     int slab = int(gl_GlobalInvocationID.y);
-    if (i >= alive_count()) {
+    if (wide_pass) {
+        if (i >= min(counters[C_WIDE_COUNT], bricks.params.z)) {
+            return;
+        }
+        i = requests[i];
+    } else if (i >= alive_count()) {
         return;
     }
     uint slot = alive[i];
@@ -139,7 +188,7 @@ void main() {
     if (c.weight <= 0.0) {
         return;
     }
-    bool counts = slab == 0;
+    bool counts = !wide_pass;
     if (carrier_poisoned(c)) {
         if (counts) {
             atomicAdd(counters[C_POISONED], 1u);
@@ -167,31 +216,20 @@ void main() {
         return;
     }
     Axis az = axis_of(c.position.z, sigma, vox);
-    if (slab > az.range.y - az.range.x) {
-        return;
-    }
-    float u = rounding_uniform(slot, bricks.counts.y);
-    uint units = uint(floor(exact + u));
+    int slabs = az.range.y - az.range.x + 1;
+    uint units = uint(floor(exact + rounding_uniform(slot, bricks.counts.y)));
     Axis ax = axis_of(c.position.x, sigma, vox);
     Axis ay = axis_of(c.position.y, sigma, vox);
-    uint slab_total = slab_units(units, az, slab);
-    ivec3 lo = ivec3(ax.range.x, ay.range.x, az.range.x + slab);
-    uint written = 0u;
-    for (int y = 0; y <= ay.range.y - ay.range.x; ++y) {
-        float wy = axis_weight(ay, y);
-        for (int x = 0; x <= ax.range.y - ax.range.x; ++x) {
-            uint share = uint(float(slab_total) * (wy * axis_weight(ax, x)));
-            written += share;
-            add_cell(level, lo + ivec3(x, y, 0), share, c);
+    if (wide_pass) {
+        if (slab < slabs) {
+            splat_slab(c, level, units, ax, ay, az, slab);
         }
+        return;
     }
-    ivec3 peak = lo + ivec3(ax.peak, ay.peak, 0);
-    uint rest = slab_total - written;
-    uint s = slot_of(level, peak);
-    if (s != PAGE_NONE) {
-        atomicAdd(accum_ext[s * uint(BRICK_CELLS) + uint(cell_in_brick(peak))], rest);
-    } else {
-        add_u64(C_CLIPPED_LO + 2u * uint(level), rest);
+    if (slabs <= SMALL_KERNEL_SLABS || !defer_wide(i)) {
+        for (int k = 0; k < slabs; ++k) {
+            splat_slab(c, level, units, ax, ay, az, k);
+        }
     }
     count_carrier(counts, level, units, mass);
 }
