@@ -4,7 +4,7 @@
 //! Order: `host.shadow` (every atlas layer) -> `host.opaque` (forward-lit HDR + depth) ->
 //! `particles.emit` -> (`particles.ribbons`) -> `particles.update` -> (`particles.ribbons`) ->
 //! (particle fog: `fog.brick_age` -> `fog.brick_mark` -> `fog.brick_alloc` -> `fog.brick_splat` ->
-//! `fog.brick_resolve` -> `fog.brick_clear`) -> `fog.froxel_inject` -> `fog.froxel_temporal` ->
+//! `fog.brick_splat.wide` -> `fog.brick_resolve` -> `fog.brick_clear`) -> `fog.froxel_inject` -> `fog.froxel_temporal` ->
 //! `fog.froxel_integrate` -> `fog.apply` (or `fog.reference` with
 //! `RenderVKVolumetricFogReference`; when `RenderVKVolumetricFog` is on) -> (`fog.brick_march`) ->
 //! `particles.cull` -> `particles.sort` -> (`particles.batch`) -> `particles.billboards`

@@ -9,7 +9,8 @@
 //!
 //! A frame with converted systems runs, after `particles.update`: the per-frame resets, then
 //! `fog.brick_age` -> `fog.brick_mark` -> `fog.brick_alloc` ([`crate::passes::brick_alloc`]) ->
-//! `fog.brick_splat` -> `fog.brick_resolve` -> `fog.brick_clear` ([`crate::passes::brick_splat`]),
+//! `fog.brick_splat` -> `fog.brick_splat.wide` -> `fog.brick_resolve` -> `fog.brick_clear`
+//! ([`crate::passes::brick_splat`]),
 //! and copies the counters back for [`stats::FogStats`] and the next frame's demotion.
 
 pub mod export;

@@ -8,7 +8,8 @@
 //!   and refilled every frame (the clip windows follow the camera);
 //! - `slot_key` (world brick and level, level -1 when free), `slot_frame` (last frame used),
 //!   `free_list` (count, then slots), `requests` (the requested pages, then the bricks in use this
-//!   frame), `counters` (see `C_*` in bricks.glsl; words 0..2 are the resolve's indirect dispatch),
+//!   frame; after the allocation the first part holds the wide kernels' carriers), `counters` (see
+//!   `C_*` in bricks.glsl), `dispatch` (the indirect dispatches, copied from the counters),
 //!   `system_bricks` (bricks first requested by each source this frame), `slot_max` (each brick's
 //!   peak extinction, for the march's empty-space skipping);
 //! - `accum_ext`, `accum_tint_r/g/b`, `accum_emissive`: 512 `u32` per slot each, zero whenever a
@@ -100,7 +101,7 @@ pub struct BrickPool {
     free_list: Buffer,
     /// `fog.bricks.requests`: requested pages, then the slots in use this frame.
     pub requests: Buffer,
-    /// `fog.bricks.counters` (also the resolve's indirect dispatch).
+    /// `fog.bricks.counters` (see `C_*` in bricks.glsl).
     pub counters: Buffer,
     /// `fog.bricks.system_bricks`.
     pub system_bricks: Buffer,

@@ -3,8 +3,10 @@
 //! the sampled atlas (with aprons) and the accumulators cleared (shaders beside this file; the
 //! kernel and fixed point in `shaders/bricks.glsl`, whose CPU twin is `fog::splat`).
 //!
-//! The resolve and clear run one workgroup per brick in use, dispatched indirectly from the count
-//! the allocation passes left in `fog.bricks.counters`.
+//! `fog.brick_splat` runs a thread per carrier and hands kernels wider than a few z slabs to
+//! `fog.brick_splat.wide` (a thread per slab). Once the counts are final they are copied from
+//! `fog.bricks.counters` into `fog.bricks.dispatch`, from which the wide splat, the resolve and
+//! the clear (one workgroup per brick in use) are dispatched indirectly.
 
 use crate::error::Result;
 use crate::shaders;
