@@ -9,9 +9,10 @@
 //!   level 0). A kernel goes to the coarser of (a) its *distance level*, the first level whose
 //!   reach `DISTANCE_LEVEL0_VOXELS * voxel(L)` holds its distance from the camera (fine voxels near
 //!   the camera, twice as coarse at twice the distance: the same angular size everywhere), and (b)
-//!   its *size level*, the coarsest level whose voxel is at most the kernel's standard deviation
-//!   `sigma` (its support, `±2 sigma`, then spans at least 4 voxels: never a point sample, and at
-//!   most 9 cells a side: bounded work per kernel).
+//!   its *size level*, the coarsest level whose voxel is at most twice the kernel's standard
+//!   deviation `sigma` (its support, `±2 sigma`, then spans at least 2 voxels: never a point
+//!   sample, and at most 5 cells a side below the distance level: a kernel costs 27-125 cells, not
+//!   the 125-729 of a "voxel at most sigma" rule, which is what bounds the splat's cost).
 //! - **Clip windows**: level `L`'s page table holds [`CLIP_BRICKS`]³ bricks centred on the camera's
 //!   brick. The window's half-width (16 bricks = 128 voxels) exceeds the distance reach (96
 //!   voxels) by more than a kernel's support plus a brick of snapping, so a kernel on its level is
@@ -38,10 +39,14 @@ pub const DISTANCE_LEVEL0_VOXELS: f32 = 96.0;
 /// A kernel's support is `±SUPPORT_SIGMAS` standard deviations (renormalised over the cells it
 /// touches, so no mass is lost by the truncation).
 pub const SUPPORT_SIGMAS: f32 = 2.0;
+/// A kernel's size level is the coarsest whose voxel is at most `sigma / MIN_SIGMA_VOXELS`: its
+/// `±2 sigma` support then spans at least `4 * MIN_SIGMA_VOXELS` = 2 voxels.
+pub const MIN_SIGMA_VOXELS: f32 = 0.5;
 /// Largest kernel, in voxels of the top level (`sigma`): larger ones are skipped as absurd.
 pub const MAX_SIGMA_TOP_VOXELS: f32 = 2.0;
-/// Largest number of cells a kernel touches per axis.
-pub const MAX_AXIS_CELLS: i32 = 10;
+/// Largest number of cells a kernel touches per axis (so at most 2 bricks: a `sigma` below 2
+/// voxels gives at most 9 anyway).
+pub const MAX_AXIS_CELLS: i32 = 9;
 
 /// The level layout for one voxel size and camera position.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,7 +99,7 @@ pub fn kernel_level(voxel_size_m: f32, sigma_m: f32, distance_m: f32) -> Option<
     while level + 1 < LEVELS && distance_m > DISTANCE_LEVEL0_VOXELS * level_voxel_m(voxel_size_m, level) {
         level += 1;
     }
-    while level + 1 < LEVELS && level_voxel_m(voxel_size_m, level + 1) <= sigma_m {
+    while level + 1 < LEVELS && MIN_SIGMA_VOXELS * level_voxel_m(voxel_size_m, level + 1) <= sigma_m {
         level += 1;
     }
     let vox = level_voxel_m(voxel_size_m, level);
@@ -136,12 +141,15 @@ mod tests {
     }
 
     #[test]
-    fn size_levels_keep_four_voxels_across_the_support() {
+    fn size_levels_keep_two_to_four_voxels_across_the_support() {
         let v = 0.075;
-        for sigma in [0.08, 0.2, 0.5, 1.0, 3.0] {
+        for sigma in [0.04, 0.08, 0.2, 0.5, 1.0, 3.0] {
             let level = kernel_level(v, sigma, 0.5).expect("fits");
             let vox = level_voxel_m(v, level);
-            assert!(vox <= sigma && sigma < 2.0 * vox, "sigma {sigma} on level {level} (voxel {vox})");
+            let support_voxels = 2.0 * SUPPORT_SIGMAS * sigma / vox;
+            assert!((2.0..4.0).contains(&support_voxels), "sigma {sigma} on level {level} (voxel {vox})");
+            let (lo, hi) = support_cells(0.3, sigma, vox);
+            assert!(hi - lo < 5, "sigma {sigma} touches {} cells a side", hi - lo + 1);
         }
         assert_eq!(kernel_level(v, 0.03, 0.5), Some(0), "a sub-voxel kernel stays on level 0");
         assert_eq!(kernel_level(v, 500.0, 0.5), None, "a kilometre-wide kernel is refused");

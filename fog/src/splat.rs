@@ -76,21 +76,29 @@ impl Carrier {
     }
 }
 
-/// One brick's accumulators, as the GPU's five channel buffers hold them.
+/// Words of a brick's tint accumulator: tint r, g, b, emissive and their weight.
+pub const TINT_WORDS: usize = 5;
+
+/// One brick's accumulators, as the GPU's `accum_ext` and `accum_tint` hold them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BrickAccum {
-    /// Extinction, fixed point ([`kernel::EXTINCTION_UNITS_PER_INV_M`]).
+    /// Each cell's extinction, fixed point ([`kernel::EXTINCTION_UNITS_PER_INV_M`]).
     pub extinction: Vec<u32>,
-    /// Tint x extinction x [`TINT_SCALE`], per channel.
-    pub tint: [Vec<u32>; 3],
-    /// Emissive extinction x [`TINT_SCALE`].
-    pub emissive: Vec<u32>,
+    /// The brick's tint: per carrier, its units in the brick x [`TINT_SCALE`] x each tint channel,
+    /// then the same for the emissive ones, then the weight (units x [`TINT_SCALE`]). Tint is kept
+    /// per brick, not per cell: per-cell tint cost the GPU splat three atomics a cell.
+    pub tint: [u32; TINT_WORDS],
 }
 
 impl BrickAccum {
     fn new() -> BrickAccum {
-        let z = || vec![0u32; BRICK_CELLS];
-        BrickAccum { extinction: z(), tint: [z(), z(), z()], emissive: z() }
+        BrickAccum { extinction: vec![0u32; BRICK_CELLS], tint: [0; TINT_WORDS] }
+    }
+
+    /// The brick's mean tint and emissive share, or `None` when it holds (almost) nothing.
+    pub fn mean_tint(&self) -> Option<[f32; 4]> {
+        let weight = self.tint[4] as f32;
+        (weight >= 1.0).then(|| std::array::from_fn(|i| (self.tint[i] as f32 / weight).clamp(0.0, 1.0)))
     }
 }
 
@@ -186,6 +194,7 @@ fn splat_one(c: &Carrier, layout: &BrickLayout, camera: Vec3, frame: u32, out: &
         let v = layout.voxel_m(fp.level);
         kernel::peak_cell(c.position[a], v, (fp.lo[a], fp.hi[a]))
     }));
+    let mut per_brick: HashMap<IVec3, u32> = HashMap::new();
     for z in 0..slabs {
         let slab_total = slab_units(units, &fp.weights[2], slabs, peak.z as usize, z);
         let mut written = 0u32;
@@ -194,11 +203,18 @@ fn splat_one(c: &Carrier, layout: &BrickLayout, camera: Vec3, frame: u32, out: &
                 let w = fp.weights[1][y as usize] * fp.weights[0][x as usize];
                 let share = (slab_total as f32 * w) as u32;
                 written = written.wrapping_add(share);
-                add_cell(&mut out.bricks, fp.level, fp.lo + IVec3::new(x, y, z as i32), share, c);
+                let cell = fp.lo + IVec3::new(x, y, z as i32);
+                add_cell(&mut out.bricks, fp.level, cell, share);
+                *per_brick.entry(bricks::brick_of(cell)).or_default() += share;
             }
         }
         let rest = slab_total.wrapping_sub(written);
-        add_units_only(&mut out.bricks, fp.level, fp.lo + IVec3::new(peak.x, peak.y, z as i32), rest);
+        let cell = fp.lo + IVec3::new(peak.x, peak.y, z as i32);
+        add_cell(&mut out.bricks, fp.level, cell, rest);
+        *per_brick.entry(bricks::brick_of(cell)).or_default() += rest;
+    }
+    for (brick, units) in per_brick {
+        add_brick_tint(&mut out.bricks, fp.level, brick, units, c);
     }
     out.counts.carriers += 1;
     out.counts.units[fp.level] += u64::from(units);
@@ -226,22 +242,23 @@ fn mark(bricks: &mut Bricks, level: usize, lo: IVec3, hi: IVec3) {
     }
 }
 
-fn add_cell(bricks: &mut Bricks, level: usize, cell: IVec3, share: u32, c: &Carrier) {
-    let Some(b) = bricks.get_mut(&(level, bricks::brick_of(cell))) else { return };
-    let i = bricks::cell_in_brick(cell);
-    b.extinction[i] = b.extinction[i].wrapping_add(share);
-    let scaled = share as f32 * TINT_SCALE;
-    for ch in 0..3 {
-        b.tint[ch][i] = b.tint[ch][i].wrapping_add((scaled * c.tint[ch].clamp(0.0, 1.0)) as u32);
-    }
-    if c.emissive {
-        b.emissive[i] = b.emissive[i].wrapping_add(scaled as u32);
-    }
-}
-
-fn add_units_only(bricks: &mut Bricks, level: usize, cell: IVec3, units: u32) {
+fn add_cell(bricks: &mut Bricks, level: usize, cell: IVec3, units: u32) {
     if let Some(b) = bricks.get_mut(&(level, bricks::brick_of(cell))) {
         let i = bricks::cell_in_brick(cell);
         b.extinction[i] = b.extinction[i].wrapping_add(units);
     }
+}
+
+/// Adds carrier `c`'s tint, weighted by its `units` in `brick`, as `fog.brick_splat` does.
+fn add_brick_tint(bricks: &mut Bricks, level: usize, brick: IVec3, units: u32, c: &Carrier) {
+    let Some(b) = bricks.get_mut(&(level, brick)) else { return };
+    let scaled = units as f32 * TINT_SCALE;
+    let add = |word: &mut u32, v: f32| *word = word.wrapping_add(v as u32);
+    for ch in 0..3 {
+        add(&mut b.tint[ch], scaled * c.tint[ch].clamp(0.0, 1.0));
+    }
+    if c.emissive {
+        add(&mut b.tint[3], scaled);
+    }
+    add(&mut b.tint[4], scaled);
 }

@@ -99,7 +99,7 @@ fn kernels_across_a_level_boundary_keep_their_mass() {
     let camera = Vec3::ZERO;
     let edge = DISTANCE_LEVEL0_VOXELS * voxel;
     let cs: Vec<Carrier> =
-        (0..20).map(|i| carrier(i, Vec3::new(edge - 0.5 + 0.05 * i as f32, 0.0, 0.0), 0.2, 1.0)).collect();
+        (0..20).map(|i| carrier(i, Vec3::new(edge - 0.5 + 0.05 * i as f32, 0.0, 0.0), 0.2, 0.0)).collect();
     let s = splat(&cs, &BrickLayout::new(voxel, camera), camera, 0);
     assert!(s.counts.units[0] > 0 && s.counts.units[1] > 0, "both levels used: {:?}", s.counts.units);
     let field = Field::from_accum(voxel, &s.bricks);
@@ -157,5 +157,23 @@ fn poisoned_carriers_are_refused_and_counted_without_touching_others() {
     assert_eq!(mixed.counts.units, alone.counts.units);
     for (k, b) in &alone.bricks {
         assert_eq!(mixed.bricks[k].extinction, b.extinction);
+    }
+}
+
+#[test]
+fn a_brick_tint_is_the_mass_weighted_mean_of_its_carriers() {
+    let voxel = 0.1;
+    let camera = Vec3::ZERO;
+    // Two small kernels well inside one brick (cells 1..6 of brick 0 on each axis).
+    let at = Vec3::splat(0.35);
+    let red = Carrier { tint: [1.0, 0.0, 0.0], alpha: 0.2, ..carrier(1, at, 0.1, 0.0) };
+    let blue = Carrier { tint: [0.0, 0.0, 1.0], alpha: 0.6, emissive: true, ..carrier(2, at, 0.1, 0.0) };
+    let s = splat(&[red, blue], &BrickLayout::new(voxel, camera), camera, 3);
+    let holding: Vec<_> = s.bricks.values().filter_map(|b| b.mean_tint()).collect();
+    assert_eq!(holding.len(), 1, "one brick holds both kernels");
+    let [r, g, b, emissive] = holding[0];
+    // Mass is proportional to alpha: a quarter red, three quarters blue (and emissive).
+    for (got, want) in [(r, 0.25), (g, 0.0), (b, 0.75), (emissive, 0.75)] {
+        assert!((got - want).abs() < 0.01, "tint {:?}", holding[0]);
     }
 }

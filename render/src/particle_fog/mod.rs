@@ -216,7 +216,7 @@ mod tests {
         let c = glsl_consts(include_str!("../shaders/bricks.glsl"));
         use fog::bricks as b;
         use fog::kernel as k;
-        let expect: [(&str, f64); 24] = [
+        let expect: [(&str, f64); 25] = [
             ("BRICK_VOXELS", f64::from(b::BRICK_VOXELS)),
             ("BRICK_CELLS", b::BRICK_CELLS as f64),
             ("BRICK_STORED", f64::from(b::BRICK_STORED)),
@@ -224,6 +224,7 @@ mod tests {
             ("CLIP_BRICKS", f64::from(b::CLIP_BRICKS)),
             ("DISTANCE_LEVEL0_VOXELS", f64::from(b::DISTANCE_LEVEL0_VOXELS)),
             ("SUPPORT_SIGMAS", f64::from(b::SUPPORT_SIGMAS)),
+            ("MIN_SIGMA_VOXELS", f64::from(b::MIN_SIGMA_VOXELS)),
             ("MAX_SIGMA_TOP_VOXELS", f64::from(b::MAX_SIGMA_TOP_VOXELS)),
             ("MAX_AXIS_CELLS", f64::from(b::MAX_AXIS_CELLS)),
             ("KERNEL_K_MIN", f64::from(k::KERNEL_K_MIN)),

@@ -12,8 +12,9 @@
 //!   `C_*` in bricks.glsl), `dispatch` (the indirect dispatches, copied from the counters),
 //!   `system_bricks` (bricks first requested by each source this frame), `slot_max` (each brick's
 //!   peak extinction, for the march's empty-space skipping);
-//! - `accum_ext`, `accum_tint_r/g/b`, `accum_emissive`: 512 `u32` per slot each, zero whenever a
-//!   slot is not being splatted (cleared after each frame's resolve);
+//! - `accum_ext` (512 `u32` per slot: each cell's extinction) and `accum_tint`
+//!   ([`fog::splat::TINT_WORDS`] `u32` per slot: the brick's tint r, g, b, emissive and their
+//!   weight), zero whenever a slot is not being splatted (cleared after each frame's resolve);
 //! - `atlas_density` (R32F) and `atlas_tint` (RGBA8): 10³ voxels per slot (the interior and a
 //!   one-voxel apron), slots laid out in a 3D grid of bricks.
 //!
@@ -33,15 +34,14 @@ use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
 
 /// Words of `fog.bricks.counters` (`C_WORDS` in bricks.glsl).
 pub const COUNTER_WORDS: usize = super::stats::words::COUNT;
-/// Accumulator channels (extinction, tint r/g/b, emissive).
-const ACCUM_CHANNELS: u64 = 5;
 const WORD: u64 = 4;
+/// Bytes of a slot's accumulators: the cells' extinction and the brick's tint words.
+const ACCUM_BYTES: u64 = (BRICK_CELLS as u64 + fog::splat::TINT_WORDS as u64) * WORD;
 /// Atlas voxels per slot.
 const STORED_VOXELS: u64 = (BRICK_STORED * BRICK_STORED * BRICK_STORED) as u64;
 /// Bytes one slot costs: accumulators, atlas texels (R32F + RGBA8), key, frame, used-list entry,
 /// request entry and peak.
-pub const BYTES_PER_SLOT: u64 =
-    ACCUM_CHANNELS * BRICK_CELLS as u64 * WORD + STORED_VOXELS * (4 + 4) + 16 + WORD * 5;
+pub const BYTES_PER_SLOT: u64 = ACCUM_BYTES + STORED_VOXELS * (4 + 4) + 16 + WORD * 5;
 /// Bytes of the tables every pool has whatever its size (page table, counters, constants).
 pub const FIXED_BYTES: u64 = PAGE_ENTRIES as u64 * WORD + COUNTER_WORDS as u64 * WORD * 2 + 256;
 /// The smallest useful pool.
@@ -60,8 +60,8 @@ pub fn pool_bytes(slots: u32, max_sources: u32) -> u64 {
 }
 
 /// How many slots a budget buys on a device: the most whose [`pool_bytes`] fit the budget,
-/// capped by `maxStorageBufferRange` (accumulator channels are separate buffers of 2 KiB per
-/// slot) and by the atlas's largest side.
+/// capped by `maxStorageBufferRange` (`accum_ext`, 2 KiB per slot, is the largest
+/// buffer) and by the atlas's largest side.
 pub fn slot_capacity(budget_bytes: u64, max_sources: u32, limits: &vk::PhysicalDeviceLimits) -> u32 {
     let by_range = u64::from(limits.max_storage_buffer_range) / (BRICK_CELLS as u64 * WORD);
     let side = u64::from(limits.max_image_dimension3_d) / BRICK_STORED as u64;
@@ -108,7 +108,8 @@ pub struct BrickPool {
     /// `fog.bricks.dispatch`: the indirect dispatches of the resolve/clear (words 0..2) and of the
     /// wide splat (3..5), copied from the counters once they are final.
     pub dispatch: Buffer,
-    accum: [Buffer; 5],
+    accum_ext: Buffer,
+    accum_tint: Buffer,
     /// `fog.bricks.slot_max`: each brick's peak extinction (f32 bits).
     pub slot_max: Buffer,
     /// `fog.bricks.atlas_density` (R32F, 1/m).
@@ -192,13 +193,8 @@ impl BrickPool {
             )?,
             system_bricks: storage(gpu, "system_bricks", u64::from(max_sources.max(1)) * WORD, u)?,
             dispatch: storage(gpu, "dispatch", 6 * WORD, vk::BufferUsageFlags::INDIRECT_BUFFER)?,
-            accum: [
-                storage(gpu, "accum_ext", cells, u)?,
-                storage(gpu, "accum_tint_r", cells, u)?,
-                storage(gpu, "accum_tint_g", cells, u)?,
-                storage(gpu, "accum_tint_b", cells, u)?,
-                storage(gpu, "accum_emissive", cells, u)?,
-            ],
+            accum_ext: storage(gpu, "accum_ext", cells, u)?,
+            accum_tint: storage(gpu, "accum_tint", cap * fog::splat::TINT_WORDS as u64 * WORD, u)?,
             slot_max: storage(gpu, "slot_max", cap * WORD, u)?,
             atlas_density: image("atlas_density", vk::Format::R32_SFLOAT)?,
             atlas_tint: image("atlas_tint", vk::Format::R8G8B8A8_UNORM)?,
@@ -219,7 +215,7 @@ impl BrickPool {
         let keys: Vec<[i32; 4]> = vec![[0, 0, 0, -1]; self.capacity as usize];
         gpu.upload(&self.slot_key, bytemuck::cast_slice(&keys))?;
         gpu.submit_untimed(|rec| {
-            for b in self.accum.iter().chain([&self.slot_frame, &self.slot_max]) {
+            for b in [&self.accum_ext, &self.accum_tint, &self.slot_frame, &self.slot_max] {
                 rec.fill_buffer(b, 0);
             }
             Ok(())
@@ -245,11 +241,8 @@ impl BrickPool {
             Bind::Buffer(&self.requests),
             Bind::Buffer(&self.counters),
             Bind::Buffer(&self.system_bricks),
-            Bind::Buffer(&self.accum[0]),
-            Bind::Buffer(&self.accum[1]),
-            Bind::Buffer(&self.accum[2]),
-            Bind::Buffer(&self.accum[3]),
-            Bind::Buffer(&self.accum[4]),
+            Bind::Buffer(&self.accum_ext),
+            Bind::Buffer(&self.accum_tint),
             Bind::StorageImage(&self.atlas_density),
             Bind::StorageImage(&self.atlas_tint),
             Bind::Buffer(&self.slot_max),
@@ -269,8 +262,10 @@ impl BrickPool {
             &self.counters,
             &self.system_bricks,
             &self.slot_max,
+            &self.accum_ext,
+            &self.accum_tint,
         ];
-        uses.extend(written.into_iter().chain(&self.accum).map(|b| Use::Buffer(b, Access::ComputeWrite)));
+        uses.extend(written.into_iter().map(|b| Use::Buffer(b, Access::ComputeWrite)));
         uses.push(Use::Image(&self.atlas_density, Access::ComputeWrite));
         uses.push(Use::Image(&self.atlas_tint, Access::ComputeWrite));
         uses
@@ -283,14 +278,14 @@ impl BrickPool {
 }
 
 /// Bindings of the brick passes.
-pub const BINDINGS: usize = 20;
+pub const BINDINGS: usize = 17;
 
 /// The binding kinds of the brick passes, in order (bricks.glsl).
 pub const BINDING_KINDS: [BindingKind; BINDINGS] = {
     let mut k = [BindingKind::StorageBuffer; BINDINGS];
     k[0] = BindingKind::UniformBuffer;
-    k[17] = BindingKind::StorageImage;
-    k[18] = BindingKind::StorageImage;
+    k[14] = BindingKind::StorageImage;
+    k[15] = BindingKind::StorageImage;
     k
 };
 

@@ -14,8 +14,9 @@ const int LEVELS = 8;
 const int CLIP_BRICKS = 32;
 const float DISTANCE_LEVEL0_VOXELS = 96.0;
 const float SUPPORT_SIGMAS = 2.0;
+const float MIN_SIGMA_VOXELS = 0.5;
 const float MAX_SIGMA_TOP_VOXELS = 2.0;
-const int MAX_AXIS_CELLS = 10;
+const int MAX_AXIS_CELLS = 9;
 // ---- Kernel and fixed point (fog::kernel) ----
 const float KERNEL_K_MIN = 0.1;
 const float KERNEL_K_MAX = 0.4;
@@ -56,11 +57,11 @@ const uint C_WORDS = 55u;
 const uint PF_EMISSIVE_BIT = 0x100u;
 
 // The march binds only the constants, the page table and the peaks (BRICKS_SAMPLING_ONLY, with its
-// own binding numbers); the brick passes bind everything at 0..19.
+// own binding numbers); the brick passes bind everything at 0..16.
 #ifndef BRICK_CONSTANTS_BINDING
 #define BRICK_CONSTANTS_BINDING 0
 #define BRICK_PAGE_BINDING 5
-#define BRICK_SLOT_MAX_BINDING 19
+#define BRICK_SLOT_MAX_BINDING 16
 #endif
 layout(set = 0, binding = BRICK_CONSTANTS_BINDING) uniform BrickConstants { BrickUniform bricks; };
 layout(std430, set = 0, binding = BRICK_PAGE_BINDING) coherent buffer Page { uint page[]; };
@@ -78,14 +79,15 @@ layout(std430, set = 0, binding = 9) buffer Requests { uint requests[]; };
 layout(std430, set = 0, binding = 10) buffer Counters { uint counters[]; };
 layout(std430, set = 0, binding = 11) buffer SystemBricks { uint system_bricks[]; };
 layout(std430, set = 0, binding = 12) buffer AccumExt { uint accum_ext[]; };
-layout(std430, set = 0, binding = 13) buffer AccumTintR { uint accum_tint_r[]; };
-layout(std430, set = 0, binding = 14) buffer AccumTintG { uint accum_tint_g[]; };
-layout(std430, set = 0, binding = 15) buffer AccumTintB { uint accum_tint_b[]; };
-layout(std430, set = 0, binding = 16) buffer AccumEmissive { uint accum_emissive[]; };
-layout(set = 0, binding = 17, r32f) uniform writeonly image3D atlas_density;
-layout(set = 0, binding = 18, rgba8) uniform writeonly image3D atlas_tint;
+// TINT_WORDS words per slot: tint r, g, b, emissive and their weight, each x units x TINT_SCALE.
+layout(std430, set = 0, binding = 13) buffer AccumTint { uint accum_tint[]; };
+layout(set = 0, binding = 14, r32f) uniform writeonly image3D atlas_density;
+layout(set = 0, binding = 15, rgba8) uniform writeonly image3D atlas_tint;
 
 #endif
+
+// Words of accum_tint per slot (fog::splat::TINT_WORDS).
+const uint TINT_WORDS = 5u;
 
 // ---- Helpers ----
 ivec3 level_origin(int level) {
@@ -225,7 +227,7 @@ int kernel_level(float sigma, float distance) {
     while (level + 1 < LEVELS && distance > DISTANCE_LEVEL0_VOXELS * level_voxel_m(level)) {
         level++;
     }
-    while (level + 1 < LEVELS && level_voxel_m(level + 1) <= sigma) {
+    while (level + 1 < LEVELS && MIN_SIGMA_VOXELS * level_voxel_m(level + 1) <= sigma) {
         level++;
     }
     float vox = level_voxel_m(level);

@@ -1,6 +1,6 @@
 #version 460
 // fog.brick_clear: one workgroup per brick in use this frame, after fog.brick_resolve: zeroes its
-// interior accumulators, so the next frame's splat starts from nothing (slots are zero whenever
+// accumulators (the interior's extinction and the brick's tint), so the next frame's splat starts from nothing (slots are zero whenever
 // they are not in use: at creation and after every frame).
 #include "bricks.glsl"
 layout(local_size_x = 128) in;
@@ -10,9 +10,8 @@ void main() {
     for (uint c = gl_LocalInvocationIndex; c < uint(BRICK_CELLS); c += gl_WorkGroupSize.x) {
         uint i = slot * uint(BRICK_CELLS) + c;
         accum_ext[i] = 0u;
-        accum_tint_r[i] = 0u;
-        accum_tint_g[i] = 0u;
-        accum_tint_b[i] = 0u;
-        accum_emissive[i] = 0u;
+    }
+    if (gl_LocalInvocationIndex < TINT_WORDS) {
+        accum_tint[slot * TINT_WORDS + gl_LocalInvocationIndex] = 0u;
     }
 }

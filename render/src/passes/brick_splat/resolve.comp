@@ -3,8 +3,8 @@
 // accumulators of its 10^3 atlas voxels (the 8^3 interior and a one-voxel apron read from the
 // neighbouring bricks through the page table, zero where none is allocated) into extinction
 // (1/m, atlas_density) and tint and emissive fraction (atlas_tint: rgb the extinction-weighted
-// mean tint, white where empty; a the emissive share), and the brick's peak extinction
-// (slot_max, for the march's empty-space skipping).
+// mean tint of the brick holding the voxel, white where empty; a its emissive share), and the
+// brick's peak extinction (slot_max, for the march's empty-space skipping).
 #include "bricks.glsl"
 layout(local_size_x = 128) in;
 
@@ -28,12 +28,13 @@ void main() {
         vec4 tint = vec4(1.0, 1.0, 1.0, 0.0);
         if (owner < PAGE_REQUESTED) {
             uint i = owner * uint(BRICK_CELLS) + uint(cell_in_brick(cell));
-            uint units = accum_ext[i];
-            ext = float(units) / EXTINCTION_UNITS_PER_INV_M;
-            float weight = float(units) * TINT_SCALE;
+            ext = float(accum_ext[i]) / EXTINCTION_UNITS_PER_INV_M;
+            uint t = owner * TINT_WORDS;
+            float weight = float(accum_tint[t + 4u]);
             if (weight >= 1.0) {
-                tint = clamp(vec4(float(accum_tint_r[i]), float(accum_tint_g[i]), float(accum_tint_b[i]),
-                                  float(accum_emissive[i])) / weight, 0.0, 1.0);
+                vec4 sums = vec4(float(accum_tint[t]), float(accum_tint[t + 1u]), float(accum_tint[t + 2u]),
+                                 float(accum_tint[t + 3u]));
+                tint = clamp(sums / weight, 0.0, 1.0);
             }
         }
         imageStore(atlas_density, atlas_texel(slot, local), vec4(ext));
