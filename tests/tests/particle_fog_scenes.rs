@@ -121,7 +121,7 @@ fn the_exported_grid_holds_the_carriers_mass_at_its_centroid() {
 }
 
 #[test]
-fn switching_the_toggle_off_frees_every_brick() {
+fn switching_the_toggle_off_frees_every_brick_and_leaves_the_frame_as_without_it() {
     gpu_test(|gpu| {
         let scene = render::scene::load(&scene_path("fog_machine"))?;
         let on = settings_for(&scene, &["RenderVKParticleFog=true"])?;
@@ -141,6 +141,21 @@ fn switching_the_toggle_off_frees_every_brick() {
         assert!(left.is_empty(), "brick memory left allocated: {left:?}");
         let sp = r.particles.as_ref().expect("particles");
         assert!(sp.systems.weights().iter().all(|&w| w == 0.0));
+        // The frame after switching off is the frame of a renderer that never had the fog on:
+        // bit for bit, with no fog.brick pass recorded.
+        let toggled = r.read_hdr(gpu)?;
+        let mut never = HostRenderer::new(gpu, SIZE.0, SIZE.1)?;
+        for f in 0..40 {
+            never.simulate(gpu, &scene, &off, f as f32 / FPS)?;
+        }
+        never.render(gpu, &mut world, &scene, &off, 40.0 / FPS)?;
+        gpu.profiler.clear();
+        never.render(gpu, &mut world, &scene, &off, 41.0 / FPS)?;
+        let passes: Vec<String> = gpu.profiler.timings().into_iter().map(|t| t.pass).collect();
+        assert!(passes.iter().all(|p| !p.starts_with("fog.brick")), "{passes:?}");
+        let plain = never.read_hdr(gpu)?;
+        let differ = toggled.iter().zip(&plain).filter(|(a, b)| a != b).count();
+        assert_eq!(differ, 0, "{differ} pixels differ from a frame that never had the particle fog on");
         Ok(())
     });
 }
