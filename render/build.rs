@@ -1,5 +1,7 @@
-//! Compiles every GLSL shader under `src/passes/` and `src/shaders/` to SPIR-V with glslc and generates `shaders.rs`, which
-//! embeds each module as `pub const <PASS>_<STAGE>: &[u8]`.
+//! Compiles every GLSL shader under `src/passes/` and `src/shaders/` to SPIR-V with glslc and
+//! generates `shaders.rs`, which embeds each module as a `pub const NAME: &[u8]` named after its
+//! path under `src/`, upper-cased with every other character as `_`:
+//! `src/passes/froxel_integrate/integrate.comp` is `PASSES_FROXEL_INTEGRATE_INTEGRATE_COMP`.
 //!
 //! Shaders are never committed as blobs (STYLE.md practice 5). Shared code lives in `src/shaders/`
 //! and is pulled in with `#include "name.glsl"`; include changes rebuild every shader.

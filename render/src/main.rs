@@ -226,11 +226,11 @@ fn run(args: Args) -> anyhow::Result<Outcome> {
         Command::Psys { action } => run_psys(action)?,
         Command::Classify(a) => Outcome::text(run_classify(a)?),
         Command::Texstats { files, json } => run_texstats(&files, json),
-        Command::Lsl { script } => match cli::psys::lsl(&script)? {
+        Command::Lsl { script } => match cli::lsl::lsl(&script)? {
             Ok(json) => Outcome::text(json),
             Err(message) => {
                 say(&format!("error: {message}"));
-                Outcome::default().with_code(exit_code(cli::psys::EXIT_REJECTED))
+                Outcome::default().with_code(exit_code(cli::lsl::EXIT_REJECTED))
             }
         },
         Command::Render(a) => Outcome::text(run_render(a)?),
@@ -271,13 +271,11 @@ fn run_psys(action: PsysAction) -> anyhow::Result<Outcome> {
 
 /// Table or JSON on stdout, each failed file on stderr, exit 1 when any failed.
 fn run_texstats(files: &[PathBuf], json: bool) -> Outcome {
-    let report = assetstats::texstats(files, json);
-    for e in &report.errors {
+    let out = cli::texstats::run(files, json);
+    for e in &out.errors {
         say(&format!("error: {e}"));
     }
-    let measured = report.errors.len() < files.len();
-    let stdout = if json || measured { report.output } else { String::new() };
-    Outcome { stdout, code: u8::from(!report.errors.is_empty()) }
+    Outcome { stdout: out.stdout, code: out.code }
 }
 
 fn run_classify(a: ClassifyArgs) -> anyhow::Result<String> {

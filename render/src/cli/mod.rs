@@ -2,7 +2,9 @@
 
 pub mod classify;
 pub mod devices;
+pub mod lsl;
 pub mod output;
 pub mod psys;
 pub mod render;
 pub mod settings;
+pub mod texstats;

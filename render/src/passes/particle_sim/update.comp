@@ -7,6 +7,10 @@
 // FOLLOW_SRC offset = pos - S; INTERP_COLOR / INTERP_SCALE lerps; glow quantised to 1/255;
 // age = t. Survivors go to the other alive list; particles with age > max_age (or out of range)
 // go back onto the dead list.
+//
+// Known difference (issue #18): the colours, scales, glow and acceleration are read here from the
+// source's current emitter, while the viewer (and particles::sim) copies them into each particle at
+// birth; so when a source's system changes, its particles in flight change on the GPU only.
 #include "sim_common.glsl"
 
 layout(local_size_x = 64) in;
