@@ -3,8 +3,8 @@
 //! When a particle system names no texture (null UUID) the viewer draws `pixiesmall.j2c`: 128 x 128,
 //! RGB white everywhere, all the shape in alpha: a small bright core (alpha 255), a faint thin
 //! ring, faint radial rays and a soft halo falling to alpha about 2 to 5 at the edges
-//! (`shared/reference/sl-particles.md` section 7). The viewer's asset is not copied; this is drawn
-//! from those facts, with `r` the distance from the centre in half-widths and `theta` the angle:
+//! (a local file of the viewer, `skins/default/textures/pixiesmall.j2c`, with no asset UUID). The
+//! viewer's asset is not copied; this is drawn from those facts, with `r` the distance from the centre in half-widths and `theta` the angle:
 //!
 //! `alpha = clamp(core + halo + ring + rays, 0, 1)`, with
 //! `core = exp(-(r / CORE_RADIUS)^2)`, `halo = HALO_PEAK * exp(-r^2 / (2 HALO_SIGMA^2))`

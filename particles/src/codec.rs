@@ -1,10 +1,11 @@
-//! The PSYS block wire format (`ObjectUpdate.PSBlock`), reference section 2.
+//! The PSYS block wire format (`ObjectUpdate.PSBlock`; viewer: `llpartdata.cpp`, `lldatapacker.cpp`).
 //!
 //! [`decode`] matches the viewer (`LLPartSysData::isNullPS` + `unpackBlock`, `llpartdata.cpp`
 //! 243-397) on every well-formed block, value for value and bit for bit: legacy blocks of exactly
 //! 86 bytes, extended blocks of 94..=98 bytes with their two size fields and optional glow and
-//! blend tails. Where the viewer is lenient, undefined or hangs (reference 2.7) it returns
-//! [`Decoded::Rejected`] with a reason instead; it never reads past the end and never panics.
+//! blend tails. Where the viewer is lenient, undefined or hangs (found by compiling its decoder and
+//! running it on malformed blocks) it returns [`Decoded::Rejected`] with a reason instead; it never
+//! reads past the end and never panics.
 //!
 //! [`encode`] writes what a simulator sends: the legacy layout when glow is zero and blend is the
 //! default pair, otherwise the extended layout with only the tails needed. See [`fixed`] for the
@@ -72,7 +73,7 @@ impl Decoded {
     }
 }
 
-/// Why a block means "no particle system" (reference 2.5 steps 1-3).
+/// Why a block means "no particle system" (the viewer's `LLPartSysData::isNullPS`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NoSystemReason {
     /// Zero-length block: how `llParticleSystem([])` switches a system off.

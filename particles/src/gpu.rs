@@ -2,8 +2,8 @@
 //! and with which constants. No per-particle work happens here; the GPU draws every random number
 //! itself from the same counter-based streams as [`crate::sim`] ([`crate::sim::rng`]).
 //!
-//! [`SourceClock`] mirrors the reference's source update (`LLViewerPartSourceScript::update`,
-//! reference `../shared/reference/sl-particles.md` 5.2; the code in `sim/emit.rs`) without a
+//! [`SourceClock`] mirrors the reference's source update (`LLViewerPartSourceScript::update` in
+//! the viewer's `llviewerpartsource.cpp`; the code in `sim/emit.rs`) without a
 //! budget or a camera: `elapsed += dt`, `pending = elapsed - last_emit`; the source stops when
 //! `max_age != 0` and `start_age + elapsed + pending > max_age`; `pending` is capped at
 //! `max(1 s, 10 * burst_rate)`; bursts repeat while `pending > burst_rate` (strictly), or once on

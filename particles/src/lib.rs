@@ -7,7 +7,9 @@
 //! - [`sim`]: the deterministic CPU reference simulation (the oracle for the GPU path).
 //! - [`gpu`]: per-source burst scheduling for the GPU simulation (no Vulkan).
 //!
-//! Facts and source lines: `../shared/reference/sl-particles.md`.
+//! Sources: the public Second Life viewer (`secondlife/viewer`): `llpartdata.h`/`.cpp` (the block, its
+//! enums and defaults), `llviewerpartsource.cpp` and `llviewerpartsim.cpp` (emission, update, budget),
+//! and LL's `lsl-definitions` for the script rules; each module names the functions it follows.
 #![forbid(unsafe_code)]
 
 pub mod codec;

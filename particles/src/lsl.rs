@@ -21,30 +21,32 @@
 //!    as `llFrand`/`llGetKey`, parameters, notecard data) is *unresolved*, with a reason; it never
 //!    fails the import. Lists and strings larger than a script's 64 KiB memory stop the import with
 //!    an error at their statement, as the simulator stops such a script (`memory`).
-//! 5. `rules`: each evaluated rule list is applied pair by pair to `PartSysData::default()` (the LL
-//!    defaults of reference 4.2), later duplicates overwriting earlier ones, with the clamps below.
+//! 5. `rules`: each evaluated rule list is applied pair by pair to `PartSysData::default()` (the
+//!    defaults of LL's `LLPartSysData` constructor), later duplicates overwriting earlier ones, with
+//!    the clamps below.
 //!
 //! # Clamps (Second Life behaviour; where SL and OpenSim differ, SL wins)
 //!
-//! Sources: `../shared/reference/sl-particles.md` 4.2 and 8, which cite the LL shared setters in
-//! `indra/llmessage/llpartdata.cpp` 154-198 and 399-419 and `lsl-definitions` ranges.
+//! Sources: the LL shared setters in `indra/llmessage/llpartdata.cpp` 154-198 and 399-419, the
+//! ranges of LL's `lsl-definitions`, and OpenSim's `LSL_Api.cs` where the two grids differ.
 //!
 //! | Rule | Clamp | Why |
 //! |---|---|---|
 //! | START/END_COLOR, START/END_ALPHA, START/END_GLOW | each channel to [0, 1] | documented range, U8 on the wire |
-//! | START/END_SCALE | x and y to [0, 4.0] m, z ignored | LL setter caps at `MAX_PART_SCALE` 4.0 (OpenSim's 7.96 loses, 8.1). No lower clamp to 0.03125: the setter has none, and values below 1/32 m quantise to 0 on the wire anyway |
-//! | PART_MAX_AGE | [0, 30] s | LL setter and lsl-definitions (8.2) |
+//! | START/END_SCALE | x and y to [0, 4.0] m, z ignored | LL setter caps at `MAX_PART_SCALE` 4.0 (OpenSim's cap of 7.96 loses). No lower clamp to 0.03125: the setter has none, and values below 1/32 m quantise to 0 on the wire anyway |
+//! | PART_MAX_AGE | [0, 30] s | LL setter and lsl-definitions (OpenSim has no clamp) |
 //! | BURST_RADIUS | [0, 50] m | LL setter |
 //! | BURST_SPEED_MIN/MAX | [-100, 100] m/s, then negatives to 0 | LL setter; the U 8.8 wire field clamps negatives to 0 |
 //! | SRC_ACCEL | each axis [-100, 100] m/s^2 | LL shared code |
-//! | BURST_PART_COUNT | [0, 255] | one byte on the wire; SL's handling is not public, OpenSim wraps mod 256 (300 -> 44), which no creator means, so we saturate (8.3) |
+//! | BURST_PART_COUNT | [0, 255] | one byte on the wire; SL's handling is not public, OpenSim wraps mod 256 (300 -> 44), which no creator means, so we saturate |
 //! | SRC_MAX_AGE, BURST_RATE | [0, 255.996] s | U 8.8 wire capacity (larger values would wrap); the viewer's 0.01 s rate floor is applied at decode, not here |
 //! | INNER/OUTERANGLE, ANGLE_BEGIN/END | [0, 7.96875] rad | U 3.5 wire capacity |
 //! | SRC_OMEGA | each axis [-256, 255.99] rad/s | S 8.7 wire capacity |
 //! | BLEND_FUNC_SOURCE/DEST | must pass `blend::is_valid_for_scripts`, else default + warning | LL `validBlendFunc` |
 //! | PATTERN | must fit a byte, else default + warning | U8 wire field; kept raw otherwise |
 //!
-//! INNER/OUTERANGLE clear `SysFlags::USE_NEW_ANGLE` and ANGLE_BEGIN/END set it (reference 3.2).
+//! INNER/OUTERANGLE clear `SysFlags::USE_NEW_ANGLE` and ANGLE_BEGIN/END set it (as
+//! OpenSim's `SetParticleSystem` does).
 //! Every clamp that changes a value adds a warning to the call.
 //!
 //! NaN and infinities (`(float)"nan"`, `(float)"inf"`) are carried the way the wire carries them,

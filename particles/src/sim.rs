@@ -2,8 +2,8 @@
 //! simulation is tested against.
 //!
 //! It reproduces the viewer's semantics (`LLViewerPartSim`, `LLViewerPartSourceScript`,
-//! `LLViewerPartGroup::updateParticles`; reference `../shared/reference/sl-particles.md` sections
-//! 5.1-5.5 and 6.4) step by step:
+//! `LLViewerPartGroup::updateParticles`, in the viewer's `llviewerpartsim.cpp` and
+//! `llviewerpartsource.cpp`; ribbon links as `llvopartgroup.cpp` draws them) step by step:
 //!
 //! 1. `dt = min(frame_dt, 0.1 s)` ([`MAX_STEP_DT_S`]); negative or non-finite frame times count as 0.
 //! 2. Every source updates its clocks and, if due, bursts ([`emit`]): burst timing with the
@@ -273,7 +273,7 @@ impl Simulation {
     }
 
     /// Sets (or clears) the camera. With a camera, bursts are distance-throttled as in the viewer
-    /// (reference 5.5); without one (the default) they are not.
+    /// (`LLViewerPartSourceScript::update`); without one (the default) they are not.
     pub fn set_camera(&mut self, camera: Option<Camera>) {
         self.camera = camera;
     }

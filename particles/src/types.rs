@@ -1,8 +1,8 @@
 //! What a legacy particle system *is*: the viewer's `LLPartSysData` (the source) and `LLPartData`
 //! (the particle template), with their enumerations and flag words.
 //!
-//! Field names follow the viewer (`indra/llmessage/llpartdata.h` 241-273, see
-//! `../shared/reference/sl-particles.md` sections 2 and 3). Values are stored as the viewer stores
+//! Field names follow the viewer (`indra/llmessage/llpartdata.h` 241-273; the flag masks, patterns
+//! and blend enum are in the same header). Values are stored as the viewer stores
 //! them after decoding: seconds, metres, radians, colours as 0..1 floats. Flag words and enum bytes
 //! are kept *raw* (the viewer never validates them), with typed accessors on top.
 
@@ -88,7 +88,7 @@ impl<'de> Deserialize<'de> for Uuid {
     }
 }
 
-/// Particle flag word (`PSYS_PART_FLAGS`, reference 3.1). Kept raw: unknown bits are carried.
+/// Particle flag word (`PSYS_PART_FLAGS`, `LLPartData`'s masks). Kept raw: unknown bits are carried.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct PartFlags(pub u32);
@@ -142,7 +142,7 @@ impl fmt::Debug for PartFlags {
     }
 }
 
-/// System (source) flag word (reference 3.2). Kept raw.
+/// System (source) flag word (`LLPartSysData`'s flags in `llpartdata.h`). Kept raw.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct SysFlags(pub u32);
@@ -165,8 +165,8 @@ impl fmt::Debug for SysFlags {
     }
 }
 
-/// Pattern byte constants (reference 3.3). The wire byte is kept raw in [`PartSysData::pattern`];
-/// [`PartSysData::pattern_kind`] says how the viewer treats it.
+/// Pattern byte constants (`LL_PART_SRC_PATTERN_*`). The wire byte is kept raw in
+/// [`PartSysData::pattern`]; [`PartSysData::pattern_kind`] says how the viewer treats it.
 pub mod pattern {
     /// Spawn at the source centre with zero velocity.
     pub const DROP: u8 = 0x01;
@@ -180,7 +180,8 @@ pub mod pattern {
     pub const ANGLE_CONE_EMPTY: u8 = 0x10;
 }
 
-/// How the viewer emits for a pattern byte (tested bit-wise in priority order, reference 3.3).
+/// How the viewer emits for a pattern byte (tested bit-wise in priority order by
+/// `LLViewerPartSourceScript::update`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum PatternKind {
     /// DROP, 0, ANGLE_CONE_EMPTY and any byte without bits 0x01/0x02/0x04/0x08.
@@ -193,7 +194,7 @@ pub enum PatternKind {
     AngleCone,
 }
 
-/// Blend factor values (reference 3.4); identical to the renderer's blend-factor enum.
+/// Blend factor values (`LL_PART_BF_*`); identical to the renderer's blend-factor enum (`llrender.h`).
 pub mod blend {
     /// GL_ONE.
     pub const ONE: u8 = 0;
@@ -317,7 +318,7 @@ pub struct PartSysData {
 }
 
 impl Default for PartSysData {
-    /// The LL shared-code constructor defaults (reference 4.2 "Default" column), CRC 1.
+    /// The LL shared-code constructor defaults (`LLPartSysData::LLPartSysData`), CRC 1.
     fn default() -> Self {
         PartSysData {
             crc: 1,

@@ -6,7 +6,7 @@ use particles::json::{
 use particles::PartSysData;
 use serde_json::{json, Value};
 
-/// The viewer's unit-test block (reference 2.6), 96 bytes.
+/// The viewer's unit-test block (`indra/llmessage/tests/llpartdata_test.cpp`), 96 bytes.
 const VIEWER_BLOCK_HEX: &str = "44000000010000000000000001000000\
                                 00000019000000000100010100800080\
                                 00800080008000805e120ba15805dc57\

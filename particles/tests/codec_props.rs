@@ -1,6 +1,6 @@
 //! Properties of the PSYS codec.
 //!
-//! * `decode(encode(x))` equals `x` up to quantisation. Tolerance per field, all from reference 2.1:
+//! * `decode(encode(x))` equals `x` up to quantisation. Tolerance per field, from its encoding's step:
 //!   - U 8.8 fields (ages, radius, speeds, particle max age): truncation, `0 <= x - d < 1/256`;
 //!   - burst rate: the same, except that values below 3/256 s decode as the 0.01 s floor;
 //!   - U 3.5 fields (angles, scales): `0 <= x - d < 1/32`;

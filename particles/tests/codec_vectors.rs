@@ -1,5 +1,5 @@
-//! Analytic expectations for the PSYS codec: the viewer's unit-test vector (reference 2.6), the
-//! quantisation examples of reference 2.1, clamping, and every "no system" and rejection path.
+//! Analytic expectations for the PSYS codec: the viewer's unit-test vector (`llpartdata_test.cpp`),
+//! worked fixed-point quantisation examples, clamping, and every "no system" and rejection path.
 
 use glam::{Vec2, Vec3, Vec4};
 use particles::codec::{
@@ -129,7 +129,7 @@ fn values_at_or_above_the_maximum_clamp_instead_of_wrapping_to_zero() {
     s.part_accel = Vec3::new(300.0, 256.0, -300.0);
     s.angular_velocity = Vec3::new(f32::INFINITY, f32::NEG_INFINITY, f32::NAN);
     let sys = requantised(s);
-    // 255.99609375 and 255.9921875 (reference 2.1), written exactly.
+    // 255.99609375 and 255.9921875 (the U 8.8 and S 8.7 maxima), written exactly.
     let (u8_8_max, s8_7_max) = (255.0 + 255.0 / 256.0, 255.0 + 127.0 / 128.0);
     assert_eq!(sys.max_age, u8_8_max);
     assert_eq!(sys.burst_rate, u8_8_max);
@@ -167,7 +167,7 @@ fn colour_and_glow_bytes_decode_with_the_viewers_two_formulas() {
     assert_eq!(p.start_glow, 0.011_764_706);
     assert_ne!(p.start_color.x.to_bits(), p.start_glow.to_bits(), "they differ in the last bit");
     let differing = (0..=255u8).filter(|&b| f32::from(b) * (1.0f32 / 255.0) != f32::from(b) / 255.0).count();
-    assert_eq!(differing, 126, "reference 2.7");
+    assert_eq!(differing, 126, "colour and glow decodes differing");
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! Properties of the LSL importer over generated input: it never panics, and whatever a rule list
-//! says, the descriptor it produces respects the Second Life clamps (reference 4.2 and 8).
+//! says, the descriptor it produces respects the Second Life clamps
+//! (LL's setters in `llpartdata.cpp`, the `lsl-definitions` ranges).
 
 use particles::lsl::import;
 use particles::types::blend;

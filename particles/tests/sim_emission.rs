@@ -1,5 +1,5 @@
-//! Emission timing and source life of the reference simulation (reference 5.2, 5.3), checked
-//! against expectations worked out by hand from the viewer's rules.
+//! Emission timing and source life of the reference simulation (`LLViewerPartSourceScript::update`),
+//! checked against expectations worked out by hand from the viewer's rules.
 
 use glam::{Quat, Vec3};
 use particles::sim::{FrameStats, SimConfig, Simulation, SourceDesc, SourceId};

@@ -1,6 +1,6 @@
-//! Emission patterns of the reference simulation (reference 3.3, 5.3): geometric properties of
-//! many emitted particles, observed at creation (a zero-length first step leaves them where they
-//! were created).
+//! Emission patterns of the reference simulation (`LLViewerPartSourceScript::update`): geometric
+//! properties of many emitted particles, observed at creation (a zero-length first step leaves them
+//! where they were created).
 
 use std::f32::consts::{FRAC_PI_2, FRAC_PI_4, PI};
 

@@ -1,5 +1,5 @@
 //! Ribbon links, the particle budget and determinism of the reference simulation
-//! (reference 5.3, 5.5, 6.4).
+//! (viewer: `llviewerpartsource.cpp`, `llviewerpartsim.cpp`, `llvopartgroup.cpp`).
 
 use std::f32::consts::FRAC_PI_2;
 

@@ -1,5 +1,5 @@
-//! Per-particle update rules of the reference simulation (reference 5.4), one test per flag,
-//! each against a closed-form expectation.
+//! Per-particle update rules of the reference simulation (`LLViewerPartGroup::updateParticles`), one
+//! test per flag, each against a closed-form expectation.
 
 use glam::{Quat, Vec2, Vec3, Vec4};
 use particles::sim::{Particle, SimConfig, Simulation, SourceDesc, SourceId};

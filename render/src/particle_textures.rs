@@ -1,6 +1,6 @@
 //! The particle textures on the GPU: one sampled 2D array (`particles.textures`, RGBA8 sRGB) whose
 //! layer 0 is the viewer's default particle texture (`assetstats::default_particle_texture`, the
-//! procedural `pixiesmall` twin, sl-particles.md section 7) and whose other layers are the scene's
+//! procedural twin of the viewer's local `pixiesmall.j2c`) and whose other layers are the scene's
 //! particle textures by name, each resized to [`PARTICLE_TEXTURE_SIZE`] (triangle filter); plus
 //! `particles.source_layers`, the layer of each source id, read by the billboard vertex shader.
 

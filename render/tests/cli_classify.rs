@@ -134,7 +134,7 @@ fn a_settings_file_does_not_switch_the_master_toggle_back_off() {
         .is_some_and(|e| e.iter().any(|x| x == "particle_fog_off")));
 }
 
-/// The viewer's unit-test vector (reference 2.6): texture 5e120ba1-..., blend (2, 1).
+/// The viewer's unit-test vector (`llpartdata_test.cpp`): texture 5e120ba1-..., blend (2, 1).
 const VIEWER_VECTOR: &str = "440000000100000000000000010000000000001900000000010001010080008000800080008000805e120ba15805dc5766b7f5ac4bd18f86000000000000000000000000000000001400000002050200000affffffffffff0000202000000201";
 
 #[test]

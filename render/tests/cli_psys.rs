@@ -3,7 +3,7 @@
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
-/// The viewer's unit-test vector (reference 2.6): 96 bytes, DROP, ribbon, multiply blend.
+/// The viewer's unit-test vector (`llpartdata_test.cpp`): 96 bytes, DROP, ribbon, multiply blend.
 const VIEWER_VECTOR: &str = "440000000100000000000000010000000000001900000000010001010080008000800080008000805e120ba15805dc5766b7f5ac4bd18f86000000000000000000000000000000001400000002050200000affffffffffff0000202000000201";
 
 fn particle_fog(args: &[&str]) -> std::process::Output {

@@ -6,8 +6,9 @@
 //! names and conventions are kept: `Render...` names, the LLControlGroup types (`Boolean`, `S32`,
 //! `U32`, `F32`, see `indra/llxml/llcontrol.cpp`), `Persist` 0 for debug-only switches, and
 //! `RenderMaxPartCount` with the viewer's default 4096 and hard cap 8192 (`LL_MAX_PARTICLE_COUNT`,
-//! `indra/newview/llviewerpartsim.cpp`). Ranges of the froxel settings follow the engines surveyed in
-//! `shared/reference/volumetrics.md` (grids of 64-128 slices or a fixed 160x90, history weight 0.9).
+//! `indra/newview/llviewerpartsim.cpp`). Ranges of the froxel settings follow published froxel
+//! fog (Unreal, Frostbite, HDRP, Godot: 64-128 depth slices; Assassin's Creed IV: a fixed 160x90
+//! grid; Unreal's history weight and Godot's reprojection amount: 0.9).
 
 use crate::SettingsError;
 

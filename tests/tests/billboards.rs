@@ -1,8 +1,9 @@
 //! `particles.billboards` on lavapipe under validation, in small scenes written here: particles
 //! that stand still (drop pattern, no speed, one burst) are drawn fullbright (`emissive`) over
 //! emissive, non-reflecting walls, so every expected pixel follows from the numbers in the scene:
-//! the billboard's on-screen extent from its corners as sl-particles.md 6.1 places them (projected
-//! with the renderer's camera), blends from the GL factors, the froxel fog from `exp(-sigma d)`.
+//! the billboard's on-screen extent from its corners as the viewer's `LLVOPartGroup::getGeometry`
+//! places them (projected with the renderer's camera), blends from the GL factors, the froxel fog
+//! from `exp(-sigma d)`.
 
 use std::path::{Path, PathBuf};
 

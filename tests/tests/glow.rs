@@ -1,8 +1,9 @@
-//! The particle glow (sl-particles.md 6.3) and the particle textures' addressing (6.5) on lavapipe
-//! under validation, in small scenes written here: still, fullbright (`emissive`) particles over
-//! black, so every expected value follows from the numbers in the scene: the glow mask from
-//! texture alpha x the glow byte (`round(255 g) / 255`, 5.4 step 9) and the viewer's
-//! framebuffer-alpha blend (ZERO, ONE_MINUS_SRC_ALPHA), the bloom from "light where there was none".
+//! The particle glow and the particle textures' addressing (as the viewer's `llvopartgroup.cpp` and
+//! `lldrawpoolalpha.cpp` have them) on lavapipe under validation, in small scenes written here:
+//! still, fullbright (`emissive`) particles over black, so every expected value follows from the
+//! numbers in the scene: the glow mask from texture alpha x the glow byte (`round(255 g) / 255`, as
+//! `LLViewerPartGroup::updateParticles` stores it) and the viewer's framebuffer-alpha blend (ZERO,
+//! ONE_MINUS_SRC_ALPHA), the bloom from "light where there was none".
 
 use std::path::Path;
 
@@ -155,7 +156,7 @@ impl Shot {
     }
 }
 
-/// The glow byte the viewer stores, back in 0..1 (sl-particles.md 5.4 step 9).
+/// The glow byte the viewer stores (`LLViewerPartGroup::updateParticles`), back in 0..1.
 fn glow_byte(g: f32) -> f32 {
     (255.0 * g).round() / 255.0
 }

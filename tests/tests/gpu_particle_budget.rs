@@ -1,5 +1,5 @@
 //! The viewer's particle budget and distance throttling on the GPU path (`RenderMaxPartCount`, the
-//! global burst share, the adaptive reference rate; sl-particles.md 5.5) against the CPU reference
+//! global burst share, the adaptive reference rate; viewer: `llviewerpartsim.cpp`) against the CPU reference
 //! `particles::sim::Simulation` configured with the same budget and camera, on lavapipe under
 //! validation. Both sides draw each candidate's share test from the same hashed stream, so while
 //! the limit itself is not reached the live counts agree exactly frame by frame, through the

@@ -1,5 +1,5 @@
 //! Ribbons on the GPU (`particles.ribbons` links, ribbon segments in `particles.billboards`)
-//! against the CPU reference's links (`particles::sim`, sl-particles.md 5.3 and 6.4) and against
+//! against the CPU reference's links (`particles::sim`, after `llviewerpartsource.cpp`) and against
 //! the geometry the viewer builds, on lavapipe under validation.
 
 use std::collections::HashMap;

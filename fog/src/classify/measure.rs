@@ -1,19 +1,19 @@
 //! What a particle system looks like as a whole effect: size, speed, life, population, packing.
 //!
 //! Definitions (this project's, chosen to match how a person judges the effect; viewer semantics
-//! from `../shared/reference/sl-particles.md` sections 3.3, 5.2-5.4):
+//! from the viewer's `LLViewerPartSourceScript::update` and `LLViewerPartGroup::updateParticles`):
 //!
 //! * **Size** ([`Measures::size_m`]): the time-averaged geometric mean `sqrt(x * y)` of the
 //!   particle's scale over its life. With `INTERP_SCALE` the scale goes linearly from start to end
-//!   (reference 5.4 step 8), otherwise it stays at start. The average is a 4-point Gauss-Legendre
+//!   (`updateParticles`), otherwise it stays at start. The average is a 4-point Gauss-Legendre
 //!   quadrature over the normalised age, exact when x and y are proportional.
 //! * **Speed** ([`Measures::speed_m_per_s`]): the RMS over the particle's life of `|v0 + a t|`,
 //!   plus wind drift. DROP, unknown patterns and ANGLE_CONE_EMPTY emit at rest whatever the speed
-//!   rules say (reference 5.3); other patterns draw the speed uniformly in [min, max], so
+//!   rules say (`LLViewerPartSourceScript`); other patterns draw the speed uniformly in [min, max], so
 //!   `E|v0|^2 = (min^2 + min max + max^2) / 3`. The emission direction is taken as uncorrelated
 //!   with the acceleration (the object's rotation is unknown here), so the RMS is
 //!   `sqrt(E|v0|^2 + |a|^2 L^2 / 3)`. With `WIND` the velocity relaxes toward the region wind at
-//!   0.1/s (reference 5.4 step 2); the drift `w (1 - e^(-0.1 t))` for a wind of
+//!   0.1/s (`updateParticles`); the drift `w (1 - e^(-0.1 t))` for a wind of
 //!   [`TYPICAL_REGION_WIND_M_PER_S`] is added in quadrature (its RMS over the life). A slowly
 //!   rising smoke plume is therefore slow; a spark shower or a falling rain sheet is fast.
 //! * **Life** ([`Measures::life_s`]): the particle max age, shortened to the source's remaining
@@ -21,7 +21,7 @@
 //!   short-lived effect.
 //! * **Alive**: the live count when the simulation knows it, otherwise the steady-state estimate
 //!   `emitted per second * min(particle life, source life)`, capped at `RenderMaxPartCount`.
-//!   Bursts happen at most once per frame (reference 5.2 consequence (a)), taken at
+//!   Bursts happen at most once per frame (the viewer's burst timer drops its remainder), taken at
 //!   [`REFERENCE_FRAME_RATE_HZ`].
 //! * **Cloud** ([`Cloud`]): the particles fill a capsule. Its radius is the emission radius plus
 //!   the mean *spread* travel (the direction-random part of the emission speed: all of it for
@@ -45,7 +45,7 @@ use super::SystemContext;
 /// exceeds a few m/s near the ground).
 pub const TYPICAL_REGION_WIND_M_PER_S: f32 = 1.0;
 
-/// Rate at which a `WIND` particle's velocity relaxes toward the wind, 1/s (reference 5.4 step 2).
+/// Rate at which a `WIND` particle's velocity relaxes toward the wind, 1/s (`updateParticles`).
 pub const WIND_RELAX_PER_S: f32 = 0.1;
 
 /// Frame rate at which burst timing is judged, Hz: bursts happen at most once per frame.

@@ -16,8 +16,8 @@
 //!    reverts below threshold - 0.2, keeps its state in between, cross-fades the blend weight at a
 //!    bounded rate, and re-evaluates a system only when its inputs change.
 //!
-//! Viewer facts (patterns, flags, update rules) are from `../shared/reference/sl-particles.md`
-//! sections 3-5; the classification is this project's design.
+//! Viewer facts (patterns, flags, update rules) are from the viewer's `llpartdata.h`,
+//! `llviewerpartsource.cpp` and `llviewerpartsim.cpp`; the classification is this project's design.
 
 pub mod advice;
 pub mod assess;
@@ -45,7 +45,7 @@ pub struct TextureVerdict {
     pub shape_is_soft: bool,
     /// Mean alpha over the whole texture, 0..1: how much of the billboard square it actually covers.
     pub mean_alpha: f32,
-    /// True for the viewer's built-in default particle texture (`pixiesmall.j2c`, reference 7).
+    /// True for the viewer's built-in default particle texture (`pixiesmall.j2c`, for a null id).
     pub is_default_texture: bool,
     /// True when turning the sprite changes nothing visible: its alpha is round (assetstats'
     /// `alpha_anisotropy` at most [`SYMMETRIC_ANISOTROPY_MAX`] and `angular_variation` at most
@@ -78,7 +78,7 @@ impl TextureVerdict {
         rotationally_symmetric: false,
     };
 
-    /// The viewer's default texture (`pixiesmall.j2c`, reference 7), from the statistics
+    /// The viewer's default texture (`pixiesmall.j2c`), from the statistics
     /// `assetstats` ships for it. Its shape and softness are irrelevant: the default texture counts
     /// as soft only through the particle size (see [`factors::soft_factor`]).
     pub fn viewer_default() -> TextureVerdict {

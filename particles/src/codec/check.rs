@@ -1,19 +1,19 @@
 //! What [`super::encode`] will change in a descriptor, and what it must not write.
 //!
 //! [`encode`](super::encode) never fails: out-of-range values are clamped to their wire field
-//! (reference 2.1) and the DATA_GLOW/DATA_BLEND bits are rewritten to match the tails. A user who
-//! hand-writes a descriptor (`particle-fog psys encode`) must hear about each such change, and must
-//! not get a block that means something other than a particle system. [`check`] says both:
+//! (see [`super::fixed`]) and the DATA_GLOW/DATA_BLEND bits are rewritten to match the tails. A
+//! user who hand-writes a descriptor (`particle-fog psys encode`) must hear about each such change,
+//! and must not get a block that means something other than a particle system. [`check`] says both:
 //!
 //! * **Refused** ([`Refusal`]): a CRC of 0 (the viewer reads the block as "no particle system",
-//!   reference 2.5) and a blend factor a simulator never sends (LL's `validBlendFunc`: 0..=9 except
-//!   6 and 8; the viewer casts the byte straight into its blend table, and above 10 reads out of its
-//!   bounds, reference 3.4).
+//!   `LLPartSysData::isNullPS`) and a blend factor a simulator never sends (LL's `validBlendFunc`:
+//!   0..=9 except 6 and 8; the viewer casts the byte straight into its blend table, and above 10
+//!   reads out of its bounds: the table in `llrender.cpp` ends at 10).
 //! * **Warned** (one text per value): every value outside its field's range (clamped: negative
 //!   ages, rates, radii and speeds to 0; scales and angles to 7.96875; omega and acceleration to
 //!   -256..=255.99; colours and glow to 0..=1), DATA_GLOW/DATA_BLEND bits cleared for a tail that is
 //!   not written, and a pattern byte that is not one pattern (kept; the viewer tests its bits in
-//!   priority order, reference 3.3).
+//!   priority order in `LLViewerPartSourceScript::update`).
 //!
 //! Quantisation to the field's step (0.1 s -> 0.09765625 s) is not a change worth a warning: every
 //! value goes through it, and `psys decode` shows the result.

@@ -12,9 +12,9 @@ use crate::types::{PartData, PartFlags, PartSysData, SysFlags, Uuid};
 
 /// Decodes one PSYS block. Never panics, never reads past the end of `block`.
 ///
-/// Order of decisions (reference 2.5, 2.7): the viewer's null test first (empty, over 98 bytes,
-/// for 87..=98 bytes a system size above 68, CRC 0); then exactly 86 bytes -> legacy; 1..=85 bytes
-/// -> rejected; 87..=98 bytes -> the strict extended decode.
+/// Order of decisions (`isNullPS`, `unpackBlock`): the viewer's null test first (empty, over 98
+/// bytes, for 87..=98 bytes a system size above 68, CRC 0); then exactly 86 bytes -> legacy;
+/// 1..=85 bytes -> rejected; 87..=98 bytes -> the strict extended decode.
 pub fn decode(block: &[u8]) -> Decoded {
     if let Some(reason) = null_reason(block) {
         return Decoded::NoSystem(reason);
@@ -161,7 +161,7 @@ pub(crate) fn color_channel(byte: u8) -> f32 {
 }
 
 /// A glow byte as the viewer computes it (`llpartdata.cpp` unpack): divided by 255. Differs from
-/// [`color_channel`] in the last bit for 126 of the 256 bytes (reference 2.7).
+/// [`color_channel`] in the last bit for 126 of the 256 bytes (counted in `tests/codec_vectors.rs`).
 pub(crate) fn glow(byte: u8) -> f32 {
     byte as f32 / 255.0
 }

@@ -1,10 +1,11 @@
-//! [`PartSysData`] -> block: what a simulator sends (LL's shared pack rules, reference 2.4).
+//! [`PartSysData`] -> block: what a simulator sends (the layout rule of LL's shared
+//! `LLPartSysData::isLegacyCompatible` and `LLPartData::getSize`, as libopenmetaverse writes it).
 //!
 //! * Layout: legacy (86 bytes) when both glow bytes are 0 and the blend pair is (7, 9); otherwise
 //!   extended with only the tails needed (96 or 98 bytes). In the extended layout the particle
 //!   flags' DATA_GLOW and DATA_BLEND bits are rewritten to announce exactly the tails written, so
 //!   the block is self-consistent whatever the caller's flags said. The legacy layout carries the
-//!   flags word as given: the viewer keeps it and ignores those two bits there (reference 2.7),
+//!   flags word as given: the viewer keeps it and ignores those two bits there (`unpackLegacy`),
 //!   so a decoded legacy block re-encodes byte for byte.
 //! * Fixed point: see [`super::fixed`] (truncation toward zero, clamped to the field maximum).
 //! * Colours: `round(255 x)` clamped to 0..=255, as LL's `LLColor4` -> `LLColor4U` (`v4color.cpp`).

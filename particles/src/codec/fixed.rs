@@ -1,4 +1,4 @@
-//! The wire's fixed-point encodings (reference 2.1): U 8.8 and U 3.5 unsigned, S 8.7 offset-binary.
+//! The wire's fixed-point encodings, little-endian: U 8.8 and U 3.5 unsigned, S 8.7 offset-binary.
 //!
 //! Decoding is the viewer's `LLDataPacker::unpackFixed` (`lldatapacker.cpp` 64-159): the raw integer
 //! as `f32`, divided by `2^F`, minus `2^I` when signed. Every raw value is exactly representable, so

@@ -1,12 +1,13 @@
 //! The LSL constants a particle script can use, by name.
 //!
 //! Values are from `secondlife/lsl-definitions` `lsl_definitions.yaml` (PSYS_* entries, 5474-5832) and
-//! the viewer's `keywords_lsl_default.xml`; see `../shared/reference/sl-particles.md` 3.1-3.4 and 4.2.
+//! the viewer's `keywords_lsl_default.xml`; rule codes follow the order of `LLPSScriptFlags`
+//! (`llpartdata.h`).
 //! Float constants are LSL's single-precision values.
 
 use super::eval::Value;
 
-/// Rule codes by name (reference 4.2): the LSL constant without its `PSYS_` prefix.
+/// Rule codes by name (`LLPSScriptFlags`): the LSL constant without its `PSYS_` prefix.
 pub mod rule {
     /// `PSYS_PART_FLAGS`.
     pub const PART_FLAGS: i32 = 0;
@@ -64,7 +65,8 @@ pub mod rule {
     pub const PART_END_GLOW: i32 = 27;
 }
 
-/// Rule constants and their codes (reference 4.2; 14 is unused and has no constant).
+/// Rule constants and their codes (14, the viewer's `LLPS_SRC_BURST_DURATION`, is unused and has no
+/// constant).
 pub const RULES: [(&str, i32); 27] = [
     ("PSYS_PART_FLAGS", rule::PART_FLAGS),
     ("PSYS_PART_START_COLOR", rule::PART_START_COLOR),

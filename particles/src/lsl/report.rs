@@ -10,7 +10,7 @@
 //!
 //! `descriptor` is [`DescriptorJson`] (the codec's descriptor form) and `hex` the PSYS block the
 //! codec encodes for it; an empty call (`llParticleSystem([])`) has `"descriptor": null` and
-//! `"hex": ""` (an empty block is how the wire switches a system off, reference 1). `link` is a
+//! `"hex": ""` (an empty block is how the wire switches a system off: `isNullPS`). `link` is a
 //! number, a `LINK_*` name or null.
 
 use serde_json::{json, Value};

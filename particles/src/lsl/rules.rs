@@ -1,6 +1,6 @@
 //! Applying an evaluated rule list to a [`PartSysData`], with Second Life's clamps.
 //!
-//! The list is walked in `[code, value, code, value, ...]` pairs from the defaults of reference 4.2
+//! The list is walked in `[code, value, code, value, ...]` pairs from the LL constructor's defaults
 //! (`PartSysData::default()`); a later duplicate overwrites an earlier one. Integer rules accept a
 //! float (truncated) and float rules an integer; any other type is a per-rule warning and the rule
 //! keeps its default. A value known only at run time is reported as unresolved and resets the rule to
@@ -29,7 +29,8 @@ pub const MAX_U8_8: f32 = 65_535.0 / 256.0;
 pub const MAX_U3_5: f32 = 255.0 / 32.0;
 /// Range of the S 8.7 wire value (omega), rad/s: [-256, 32767 / 128].
 pub const S8_7_RANGE: (f32, f32) = (-256.0, 32_767.0 / 128.0);
-/// The particle flag bits a script may set (reference 3.1: every PSYS_PART_*_MASK).
+/// The particle flag bits a script may set: every PSYS_PART_*_MASK (0x200, the viewer's edit beam,
+/// has no constant).
 pub const SCRIPT_PART_FLAGS: u32 = 0x5FF;
 /// Largest particle count a burst can carry (one byte on the wire).
 pub const MAX_BURST_COUNT: i32 = 255;
@@ -138,7 +139,7 @@ fn reset(out: &mut Applied, code: i32) {
     }
 }
 
-/// Stores an angle and sets (BEGIN/END) or clears (INNER/OUTER) USE_NEW_ANGLE (reference 3.2).
+/// Stores an angle and sets (BEGIN/END) or clears (INNER/OUTER) USE_NEW_ANGLE (as OpenSim does).
 fn set_angle_flag(s: &mut PartSysData, code: i32, radians: f32) {
     let new_style = code == rule::SRC_ANGLE_BEGIN || code == rule::SRC_ANGLE_END;
     if code == rule::SRC_INNERANGLE || code == rule::SRC_ANGLE_BEGIN {

@@ -1,4 +1,4 @@
-//! The viewer's particle budget (`LLViewerPartSim`, reference section 5.5).
+//! The viewer's particle budget (`LLViewerPartSim`, `updatePartBurstRate`, in `llviewerpartsim.cpp`).
 //!
 //! * `RenderMaxPartCount` (default 4096) is min'd with the hard cap `MAX_PART_COUNT` = 8192.
 //! * A source stops bursting for the rest of the frame once the live count is **above** the maximum

@@ -1,4 +1,4 @@
-//! Source update and particle creation (`LLViewerPartSourceScript::update`, reference 5.2, 5.3).
+//! Source update and particle creation (`LLViewerPartSourceScript::update`, `llviewerpartsource.cpp`).
 //!
 //! Per frame: `elapsed += dt`, `pending = elapsed - last_emit`; the source dies (stops bursting)
 //! when `max_age != 0` and `start_age + elapsed + pending > max_age`; `pending` is capped at

@@ -1,4 +1,5 @@
-//! Ribbon links (reference 5.3 and 6.4; `LLViewerPart` creation and destructor).
+//! Ribbon links (made at creation in `llviewerpartsource.cpp`, mended by the `LLViewerPart`
+//! destructor in `llviewerpartsim.cpp`, drawn by `llvopartgroup.cpp`).
 //!
 //! A new RIBBON particle of a source that remembers a previous particle becomes that particle's
 //! *parent* (the previous one is its *child*) and takes as its axis the emitter's local +Z in

@@ -1,5 +1,5 @@
-//! Distance throttling of bursts (`LLViewerPartSourceScript::update`, reference 5.5), active only
-//! when the simulation has a [`Camera`].
+//! Distance throttling of bursts (`LLViewerPartSourceScript::update`, `llviewerpartsource.cpp`),
+//! active only when the simulation has a [`Camera`].
 //!
 //! `max_short_side` is the largest "shorter side" of the start, end and mean particle size;
 //! `max_dist = max_short_side * pixels_per_metre`. A burst is skipped when `max_dist < 0.25`

@@ -1,4 +1,5 @@
-//! Particle update (`LLViewerPartGroup::updateParticles`, reference 5.4), in the viewer's order.
+//! Particle update (`LLViewerPartGroup::updateParticles`, `llviewerpartsim.cpp`), in the
+//! viewer's order.
 //!
 //! With `t = age + dt` and `f = t / max_age` (1 when `max_age` is 0):
 //! 1. FOLLOW_SRC: `pos = S + offset`;

@@ -14,7 +14,7 @@
 //! 3. A particle system comes from exactly one of: an LSL rule list (`particles::lsl::import` on a
 //!    wrapping `default { state_entry() { llParticleSystem(list); } }`), a PSYS hex block
 //!    (`particles::codec::decode`, the viewer's decoder) or TOML fields over
-//!    `PartSysData::default()` (reference: `shared/reference/sl-particles.md` sections 3-4).
+//!    `PartSysData::default()` (the viewer's `LLPartSysData` constructor defaults).
 //! 4. [`mesh_for`] tessellates object shapes on the CPU; no Vulkan is involved anywhere here.
 
 mod error;

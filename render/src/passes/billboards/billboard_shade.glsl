@@ -1,12 +1,12 @@
-// particles.billboards: texture RGBA x particle colour (sl-particles.md 6.3), blended by the
+// particles.billboards (viewer: `lldrawpoolalpha.cpp`): texture RGBA x particle colour, blended by the
 // pipeline with the particle's legacy factor pair; alpha below 0.004 discarded except for custom
-// blends (neither factor SOURCE_ALPHA, 6.5); lit by the sun (with shadows), ambient and local lights
+// blends (neither factor SOURCE_ALPHA); lit by the sun (with shadows), ambient and local lights
 // with a normal facing the camera, or fullbright when EMISSIVE; faded near opaque geometry (soft
 // particles: alpha x clamp((scene depth - depth) / fade distance)); froxel fog at the fragment's
 // own depth: fogged = colour x T + S (pairs whose dest factor is ONE add colour x T only); behind or
 // inside particle fog, alpha x the fog's transmittance in front of the fragment.
 // The default texture (layer 0) is sampled with clamp addressing, custom textures with repeat
-// (6.5). Glow (6.3): the second output, the glow mask, gets (texture alpha x glow x soft fade,
+// (as in the viewer). Glow: the second output, the glow mask, gets (texture alpha x glow x soft fade,
 // 0, 0, alpha), blended by the pipeline with (ONE, ONE_MINUS_SRC_ALPHA) into
 // mask' = mask (1 - alpha) + texture alpha x glow. Frames without a glowing source compile this
 // with NO_GLOW defined (billboards_no_glow.frag): no second output, no mask attachment.

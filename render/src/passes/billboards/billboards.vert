@@ -3,11 +3,11 @@
 // (LLVOPartGroup::getGeometry). Vertex i of the 6 per instance is corner (0, 1, 2, 1, 3, 2)[i];
 // corner uvs (0,1), (0,0), (1,1), (1,0) (GL convention; v is flipped for Vulkan images, so the
 // image's top row is at +up).
-// Billboards (sl-particles.md 6.1): camera-point facing, at = pos - camera, right =
+// Billboards (`LLVOPartGroup::getGeometry`): camera-point facing, at = pos - camera, right =
 // normalize(at x Z), up = normalize(right x at), corners (+up -right), (-up -right), (+up +right),
-// (-up +right) with half-extents sx/2 and sy/2; FOLLOW_VELOCITY (6.2) turns the y extent along the
+// (-up +right) with half-extents sx/2 and sy/2; FOLLOW_VELOCITY turns the y extent along the
 // on-screen motion.
-// Ribbons (6.4): corners parent + paxis psx/2, parent - paxis psx/2, own + axis sx/2,
+// Ribbons (same function): corners parent + paxis psx/2, parent - paxis psx/2, own + axis sx/2,
 // own - axis sx/2, where the parent (particles.ribbon_parent) is the next newer particle of the
 // source; the newest connects to the source object's position with its current local +Z and the
 // start x scale, in the start colour and glow, and collapses once the object is gone. Colour and
@@ -16,7 +16,7 @@
 // HUD particles (push.blend.w == DRAW_HUD) are drawn only by the HUD draw, in HUD space: x away
 // from the viewer, y to the left, z up, the screen spanning z in [-0.5, 0.5] and y in
 // [-aspect/2, aspect/2] (the viewer's HUD projection at zoom 1), billboards facing a camera at
-// (-1, 0, 0) (6.1). Particles of another blend pair than this draw's, or of the other space,
+// (-1, 0, 0). Particles of another blend pair than this draw's, or of the other space,
 // collapse to a point outside the view. Particle fog: a source's billboards have their alpha scaled
 // by 1 - its fog weight (fog_sources), and are not drawn at weight 1.
 #include "lighting.glsl"
@@ -43,7 +43,7 @@ vec4 to_8_bits(vec4 c) {
     return floor(clamp(c, 0.0, 1.0) * COLOR_LEVELS + 0.5) / COLOR_LEVELS;
 }
 
-// The HUD camera's position (sl-particles.md 6.1).
+// The HUD camera's position (the viewer's, `llvopartgroup.cpp`).
 const vec3 HUD_CAMERA = vec3(-1.0, 0.0, 0.0);
 // Half the HUD's height in HUD metres.
 const float HUD_HALF_HEIGHT = 0.5;

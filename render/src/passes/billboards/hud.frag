@@ -1,7 +1,7 @@
 #version 460
 // particles.hud: HUD particles over the finished (tone-mapped) frame, as the viewer draws HUD
 // attachments after the world: texture RGBA x particle colour written as display values and
-// blended with the particle's legacy pair, the alpha discard of the world draw (6.5); no fog, no
+// blended with the particle's legacy pair, the alpha discard of the world draw; no fog, no
 // soft fade, no glow. HUD lighting is not modelled: every HUD particle is drawn fullbright.
 #include "billboard_common.glsl"
 

@@ -1,5 +1,5 @@
 //! `particles.billboards`: the GPU-simulated particles drawn as camera-point-facing billboards in
-//! the alpha pass (sl-particles.md section 6; geometry in `billboards.vert`, shading in
+//! the alpha pass (`llvopartgroup.cpp`, `lldrawpoolalpha.cpp`; geometry in `billboards.vert`, shading in
 //! `billboards.frag`), over the visible list and indirect draw of `particles.cull`.
 //!
 //! Before drawing, `particles.billboards.depth_copy` turns the opaque depth into linear view depth
@@ -18,13 +18,13 @@
 //! Ribbon particles draw segments to their parents (`billboards.vert`; links from
 //! `particles.ribbons`).
 //!
-//! Glow (sl-particles.md 6.3): the same draw writes a second colour attachment, the glow mask
+//! Glow (`lldrawpoolalpha.cpp`): the same draw writes a second colour attachment, the glow mask
 //! `frame.glow` (see [`crate::passes::glow`]), cleared to 0 at the start of the pass and blended
 //! independently of the colour with (ONE, ONE_MINUS_SRC_ALPHA) from (texture alpha x glow x soft
 //! fade, 0, 0, fragment alpha): mask' = mask (1 - a) + tex_a glow, what the viewer's colour draw
 //! (alpha factors ZERO, ONE_MINUS_SRC_ALPHA) and its glow draw (alpha ONE, ONE) leave together.
 //!
-//! Texture addressing (6.5): the default texture (layer 0) is sampled with clamp addressing
+//! Texture addressing (as the viewer's): the default texture (layer 0) is sampled with clamp addressing
 //! (binding 9), custom textures (layers >= 1) with repeat (binding 13, the same array).
 //!
 //! HUD particles (sources flagged HUD) are drawn by [`BillboardsPass::record_hud`]

@@ -1,7 +1,7 @@
 //! The billboard pipelines: one per legacy (source, dest) blend pair, with the pair's factors on
-//! RGB and (ZERO, ONE_MINUS_SRC_ALPHA) on the framebuffer alpha (sl-particles.md 6.5), and the
+//! RGB and (ZERO, ONE_MINUS_SRC_ALPHA) on the framebuffer alpha (`lldrawpoolalpha.cpp`), and the
 //! glow mask (the second colour attachment) blended with (ONE, ONE_MINUS_SRC_ALPHA) whatever the
-//! pair (6.3; see the billboards module docs).
+//! pair (see the billboards module docs).
 
 use ash::vk;
 
@@ -12,7 +12,7 @@ use crate::vk::context::Gpu;
 use crate::vk::graphics::{Blend, GraphicsDesc, GraphicsPipeline};
 use crate::vk::pipeline::BindingKind;
 
-/// The Vulkan factor of a legacy blend enum value (sl-particles.md 3.4; 6 and 8, which scripts
+/// The Vulkan factor of a legacy blend enum value (`llrender.cpp`'s table; 6 and 8, which scripts
 /// cannot set, as the GL table; 10 and above ZERO, as the viewer's renderer table).
 pub fn factor(value: u8) -> vk::BlendFactor {
     use vk::BlendFactor as F;

@@ -1,4 +1,4 @@
-//! `host.glow`: the particle glow post-process (sl-particles.md 6.3), the bloom `host.tonemap` adds.
+//! `host.glow`: the particle glow post-process (`lldrawpoolalpha.cpp`), the bloom `host.tonemap` adds.
 //!
 //! The viewer keeps a glow mask in the framebuffer alpha: each particle's colour draw multiplies it
 //! by (1 - alpha), its glow draw adds texture alpha x glow, and the glow post-process extracts the

@@ -1,7 +1,7 @@
 #version 460
 // particles.batch: turns the far-to-near sorted visible list into draws that keep that order across
 // blend pairs, as the viewer's alpha pass does (it draws sorted quads, batching consecutive ones
-// with the same state; sl-particles.md 6.5). A run is a maximal stretch of consecutive sorted
+// with the same state; `llvopartgroup.cpp`). A run is a maximal stretch of consecutive sorted
 // particles with the same blend pair; the frame's pairs are the pipelines 0..P-1.
 //   mode 0 (reset, one thread): no runs yet.
 //   mode 1 (starts): thread i of the visible list records i when it starts a run (first entry, or

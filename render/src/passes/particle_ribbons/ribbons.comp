@@ -1,5 +1,5 @@
 #version 460
-// particles.ribbons: the viewer's ribbon links (sl-particles.md 5.3, 6.4; the CPU twin is
+// particles.ribbons: the viewer's ribbon links (`llviewerpartsource.cpp`; the CPU twin is
 // particles/src/sim/ribbons.rs) for the particles of RIBBON sources, kept as an order plus a
 // ribbon id per particle instead of pointers. In the viewer a new particle becomes the parent of
 // the source's previous particle if that one is still alive, else it starts a new ribbon (zero

@@ -1,5 +1,5 @@
 //! `particles.sort`: the visible particles ordered far to near along the camera's forward axis
-//! before the billboards draw them (sl-particles.md 6.5), by Batcher's bitonic sorting network
+//! before the billboards draw them (as `llvopartgroup.cpp`), by Batcher's bitonic sorting network
 //! ("Sorting networks and their applications", 1968) in compute over a power-of-two padded
 //! (key, index) array: one key pass, log2(n)(log2(n)+1)/2 compare-exchange passes, one write-back
 //! pass (see `sort.comp`). The padded length follows the pool capacity (the live count is only

@@ -1,6 +1,6 @@
 #version 460
 // particles.sort: orders the visible list far to near along the camera's forward axis (the
-// viewer sorts quads far-to-near by distance along that axis, sl-particles.md 6.5), so that normal
+// viewer sorts quads far-to-near by distance along that axis, `llvopartgroup.cpp`), so that normal
 // alpha billboards blend back to front. Mode 0 writes one (key, index) pair per slot of a
 // power-of-two padded array: key = -view depth of the visible particle (bits mapped to unsigned
 // order), the largest key for padding; mode 1 is one compare-exchange step (j, k) of Batcher's
