@@ -614,7 +614,7 @@ fn clear_targets(rec: &mut crate::vk::recorder::Recorder<'_>, t: &Targets) -> Re
     let far = vk::ClearValue { depth_stencil: vk::ClearDepthStencilValue { depth: 1.0, stencil: 0 } };
     let color = Attachment { image: &t.hdr, clear: Some(black), layer: None };
     let depth = Attachment { image: &t.depth, clear: Some(far), layer: None };
-    rec.render("frame.clear", &[color], Some(depth), &[], |_| ())
+    rec.render("frame.clear", &[color], Some(depth), &[], &[], |_| ())
 }
 
 /// The march's push constants: the billow sliders at `time_s`, the froxel fog's state and the

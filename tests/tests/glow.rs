@@ -268,7 +268,7 @@ fn glow_zero_leaves_the_ldr_image_as_the_skipped_pass_does() {
                         color: render::ash::vk::ClearColorValue { float32: [0.0; 4] },
                     };
                     let mask = Attachment { image: &t.glow, clear: Some(zero), layer: None };
-                    rec.render("test.glow_clear", &[mask], None, &[], |_| ())?;
+                    rec.render("test.glow_clear", &[mask], None, &[], &[], |_| ())?;
                 }
                 glow.record(rec, &t.hdr, &t.glow, samplers.nearest_clamp);
                 let bloom = Bloom { image: glow.bloom(), sampler: samplers.linear_clamp, strength };

@@ -6,7 +6,8 @@ use pf_tests::{gpu_test, validation_errors_of};
 use render::ash::vk;
 use render::gpu_types::FillParams;
 use render::passes::fill::{expected, FillPass};
-use render::vk::pipeline::{Bind, BindingKind};
+use render::vk::binding::Binding;
+use render::vk::pipeline::Groups;
 use render::vk::recorder::{Access, Use};
 use render::vk::resource::{BufferDesc, ImageDesc, MemoryLocation};
 use render::Gpu;
@@ -186,12 +187,13 @@ fn canary_reports_a_wrong_image_layout() {
         let pipe = gpu.create_compute_pipeline(
             "test.wrong_layout",
             render::shaders::PASSES_TESTING_STORE_IMAGE_COMP,
-            &[BindingKind::StorageImage],
             0,
         )?;
         gpu.submit(|rec| {
+            // The low-level form on purpose: uses declared apart from the bindings, and wrongly.
             rec.pass("test.wrong_layout", &[Use::Image(&img, Access::ComputeSampled)], |rec| {
-                rec.dispatch(&pipe, &[Bind::StorageImage(&img)], &[], [1, 1, 1]);
+                let bindings = [Binding::StorageImage(&img, Access::ComputeWrite)];
+                rec.dispatch(&pipe, &bindings, &[], Groups::Direct([1, 1, 1]));
             });
             Ok(())
         })?;
@@ -201,4 +203,26 @@ fn canary_reports_a_wrong_image_layout() {
         errors.iter().any(|m| m.id == "VUID-VkDescriptorImageInfo-imageLayout-00344"),
         "expected an image-layout error, got: {errors:?}"
     );
+}
+
+#[test]
+#[should_panic(
+    expected = "test.mismatch: binding 0 is a storage buffer in the pass, a storage image in the shader"
+)]
+fn a_binding_of_the_wrong_kind_fails_naming_the_pass_and_the_binding() {
+    // `testing/store_image.comp` writes a storage image at binding 0; the pass gives a buffer.
+    gpu_test(|gpu| {
+        let buf = storage_buffer(gpu, "test.mismatch.buf", 256)?;
+        let pipe = gpu.create_compute_pipeline(
+            "test.mismatch",
+            render::shaders::PASSES_TESTING_STORE_IMAGE_COMP,
+            0,
+        )?;
+        gpu.submit(|rec| {
+            let bindings = [Binding::Storage(&buf, Access::ComputeWrite)];
+            rec.compute("test.mismatch", &pipe, &bindings, &[], Groups::Direct([1, 1, 1]));
+            Ok(())
+        })?;
+        Ok(())
+    });
 }

@@ -151,12 +151,11 @@ impl ParticleFog {
         reset[stats::words::WIDE_ARGS + 2] = 1;
         rec.update_buffer(&p.counters, &reset);
         rec.fill_buffer(&p.system_bricks, 0);
-        let binds = p.binds(inputs, sources);
-        let uses = p.uses(inputs, sources);
+        let bindings = p.bindings(inputs, sources);
         let capacity = particles.desc().capacity;
         let sizes = AllocSizes { slots: p.capacity, particles: capacity, requests: p.max_requests };
-        self.alloc.record(rec, &binds, &uses, sizes);
-        self.splat.record(rec, &binds, &uses, (&p.counters, &p.dispatch), capacity);
+        self.alloc.record(rec, &bindings, sizes);
+        self.splat.record(rec, &bindings, (&p.counters, &p.dispatch), capacity);
         let copy = [
             Use::Buffer(&p.counters, Access::TransferRead),
             Use::Buffer(&self.readback, Access::TransferWrite),

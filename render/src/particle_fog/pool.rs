@@ -27,9 +27,9 @@ use fog::bricks::{BRICK_CELLS, BRICK_STORED, PAGE_ENTRIES};
 
 use crate::error::{RenderError, Result};
 use crate::gpu_types::{BrickUniform, GpuFogSource};
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::pipeline::{Bind, BindingKind};
-use crate::vk::recorder::{Access, Use};
+use crate::vk::recorder::Access;
 use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
 
 /// Words of `fog.bricks.counters` (`C_WORDS` in bricks.glsl).
@@ -224,51 +224,35 @@ impl BrickPool {
         Ok(())
     }
 
-    /// The brick passes' resources in binding order (bricks.glsl), with `particles` = (pool,
-    /// alive list of this frame, particle counters) and the per-source `sources`.
-    pub fn binds<'r>(&'r self, particles: [&'r Buffer; 3], sources: &'r Buffer) -> [Bind<'r>; BINDINGS] {
+    /// The brick passes' bindings (bricks.glsl), with `particles` = (pool, alive list of this
+    /// frame, particle counters) and the per-source `sources` read, the constants a host-written
+    /// uniform, and everything else written.
+    pub fn bindings<'r>(
+        &'r self,
+        particles: [&'r Buffer; 3],
+        sources: &'r Buffer,
+    ) -> [Binding<'r>; BINDINGS] {
         let [pool, alive, particle_counters] = particles;
+        let (read, write) = (Access::ComputeRead, Access::ComputeWrite);
         [
-            Bind::Buffer(&self.constants),
-            Bind::Buffer(pool),
-            Bind::Buffer(alive),
-            Bind::Buffer(particle_counters),
-            Bind::Buffer(sources),
-            Bind::Buffer(&self.page),
-            Bind::Buffer(&self.slot_key),
-            Bind::Buffer(&self.slot_frame),
-            Bind::Buffer(&self.free_list),
-            Bind::Buffer(&self.requests),
-            Bind::Buffer(&self.counters),
-            Bind::Buffer(&self.system_bricks),
-            Bind::Buffer(&self.accum_ext),
-            Bind::Buffer(&self.accum_tint),
-            Bind::StorageImage(&self.atlas_density),
-            Bind::StorageImage(&self.atlas_tint),
-            Bind::Buffer(&self.slot_max),
+            Binding::Uniform(&self.constants),
+            Binding::Storage(pool, read),
+            Binding::Storage(alive, read),
+            Binding::Storage(particle_counters, read),
+            Binding::Storage(sources, read),
+            Binding::Storage(&self.page, write),
+            Binding::Storage(&self.slot_key, write),
+            Binding::Storage(&self.slot_frame, write),
+            Binding::Storage(&self.free_list, write),
+            Binding::Storage(&self.requests, write),
+            Binding::Storage(&self.counters, write),
+            Binding::Storage(&self.system_bricks, write),
+            Binding::Storage(&self.accum_ext, write),
+            Binding::Storage(&self.accum_tint, write),
+            Binding::StorageImage(&self.atlas_density, write),
+            Binding::StorageImage(&self.atlas_tint, write),
+            Binding::Storage(&self.slot_max, write),
         ]
-    }
-
-    /// The brick passes' uses: the particle inputs and constants read, everything else written.
-    pub fn uses<'r>(&'r self, particles: [&'r Buffer; 3], sources: &'r Buffer) -> Vec<Use<'r>> {
-        let read = [particles[0], particles[1], particles[2], sources];
-        let mut uses: Vec<Use<'r>> = read.iter().map(|&b| Use::Buffer(b, Access::ComputeRead)).collect();
-        let written = [
-            &self.page,
-            &self.slot_key,
-            &self.slot_frame,
-            &self.free_list,
-            &self.requests,
-            &self.counters,
-            &self.system_bricks,
-            &self.slot_max,
-            &self.accum_ext,
-            &self.accum_tint,
-        ];
-        uses.extend(written.into_iter().map(|b| Use::Buffer(b, Access::ComputeWrite)));
-        uses.push(Use::Image(&self.atlas_density, Access::ComputeWrite));
-        uses.push(Use::Image(&self.atlas_tint, Access::ComputeWrite));
-        uses
     }
 
     /// `fog.bricks.slot_key`, for read-back.
@@ -279,15 +263,6 @@ impl BrickPool {
 
 /// Bindings of the brick passes.
 pub const BINDINGS: usize = 17;
-
-/// The binding kinds of the brick passes, in order (bricks.glsl).
-pub const BINDING_KINDS: [BindingKind; BINDINGS] = {
-    let mut k = [BindingKind::StorageBuffer; BINDINGS];
-    k[0] = BindingKind::UniformBuffer;
-    k[14] = BindingKind::StorageImage;
-    k[15] = BindingKind::StorageImage;
-    k
-};
 
 /// The GPU form of a source's fog inputs.
 pub fn fog_source(weight: f32, tex_mean_alpha: f32, density_scale: f32, tint: [f32; 3]) -> GpuFogSource {

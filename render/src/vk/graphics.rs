@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use ash::vk;
 
+use super::binding::{self, Binding};
 use super::context::{Gpu, Shared};
-use super::pipeline::{create_layout, destroy_layout, shader_module, Bind, BindingKind, Layout};
+use super::pipeline::{create_layout, destroy_layout, shader_module, Layout};
 use super::recorder::{Access, Recorder, Use};
 use super::resource::{Buffer, Image};
 use crate::error::{RenderError, Result};
@@ -52,8 +53,6 @@ pub struct GraphicsDesc<'a> {
     pub vertex: &'a [u8],
     /// Fragment shader SPIR-V (none for depth-only passes).
     pub fragment: Option<&'a [u8]>,
-    /// Resources at bindings 0.. of the push-descriptor set (visible to both stages).
-    pub bindings: &'a [BindingKind],
     /// Bytes of push constants (visible to both stages).
     pub push_size: u32,
     /// Vertex input, or none when the shader generates or pulls vertices.
@@ -89,7 +88,9 @@ impl Gpu {
     pub fn create_graphics_pipeline(&self, desc: &GraphicsDesc<'_>) -> Result<GraphicsPipeline> {
         let shared = &self.shared;
         let stages_flags = vk::ShaderStageFlags::VERTEX | vk::ShaderStageFlags::FRAGMENT;
-        let layout = create_layout(shared, desc.name, desc.bindings, stages_flags, desc.push_size)?;
+        let mut stages = vec![(vk::ShaderStageFlags::VERTEX, desc.vertex)];
+        stages.extend(desc.fragment.map(|f| (vk::ShaderStageFlags::FRAGMENT, f)));
+        let layout = create_layout(shared, desc.name, &stages, stages_flags, desc.push_size)?;
         let result = build(shared, desc, &layout);
         match result {
             Ok(raw) => {
@@ -280,18 +281,20 @@ pub struct Attachment<'r> {
 }
 
 impl<'a> Recorder<'a> {
-    /// Records a render pass named `name` into `colors` and `depth`: attachment barriers derived
-    /// like any other use, dynamic rendering begun with a full-size viewport and scissor, then
-    /// `body`. `reads` lists the other resources the pass reads.
+    /// Records a render pass named `name` into `colors` and `depth`: the barriers of `bindings`
+    /// (which `body` binds with [`Recorder::bind_graphics`]), of `extra` (what else the pass reads
+    /// that is no descriptor, e.g. indirect arguments) and of the attachments, dynamic rendering
+    /// begun with a full-size viewport and scissor, then `body`.
     pub fn render<T>(
         &mut self,
         name: &str,
         colors: &[Attachment<'_>],
         depth: Option<Attachment<'_>>,
-        reads: &[Use<'_>],
+        bindings: &[Binding<'_>],
+        extra: &[Use<'_>],
         body: impl FnOnce(&Recorder<'a>) -> T,
     ) -> Result<T> {
-        let mut uses: Vec<Use<'_>> = reads.to_vec();
+        let mut uses: Vec<Use<'_>> = binding::uses(bindings, extra);
         uses.extend(colors.iter().map(|c| Use::Image(c.image, Access::ColorAttachment)));
         if let Some(d) = depth {
             uses.push(Use::Image(d.image, Access::DepthAttachment));
@@ -329,11 +332,12 @@ impl<'a> Recorder<'a> {
         Ok(out)
     }
 
-    /// Binds a graphics pipeline with its resources and push constants.
-    pub fn bind_graphics(&self, pipe: &GraphicsPipeline, binds: &[Bind<'_>], push: &[u8]) {
+    /// Binds a graphics pipeline with its resources (the `bindings` given to the enclosing
+    /// [`Recorder::render`]) and push constants.
+    pub fn bind_graphics(&self, pipe: &GraphicsPipeline, bindings: &[Binding<'_>], push: &[u8]) {
         // SAFETY: `cmd` is recording inside a rendering instance; the pipeline is alive.
         unsafe { self.device().cmd_bind_pipeline(self.cmd, vk::PipelineBindPoint::GRAPHICS, pipe.raw) };
-        self.push_bindings(vk::PipelineBindPoint::GRAPHICS, &pipe.layout, &pipe.name, binds, push);
+        self.push_bindings(vk::PipelineBindPoint::GRAPHICS, &pipe.layout, &pipe.name, bindings, push);
     }
 
     /// Updates the push constants of a bound graphics pipeline (e.g. per draw).

@@ -1,5 +1,6 @@
 //! Thin Vulkan wrappers, one concept per file. The only place with `unsafe` Vulkan calls.
 
+pub mod binding;
 pub mod context;
 pub mod conv;
 pub mod debug;
@@ -10,5 +11,6 @@ pub mod pipeline;
 pub mod profiler;
 pub mod readback;
 pub mod recorder;
+pub mod reflect;
 pub mod resource;
 pub mod sampler;

@@ -77,7 +77,7 @@ impl Access {
     }
 
     /// The image layout this access needs.
-    fn layout(self) -> vk::ImageLayout {
+    pub(crate) fn layout(self) -> vk::ImageLayout {
         use vk::ImageLayout as L;
         match self {
             Access::None => L::UNDEFINED,

@@ -101,6 +101,11 @@ impl Gpu {
 }
 
 impl Buffer {
+    /// True when the buffer is mapped for the host (`CpuToGpu` or `GpuToCpu`).
+    pub fn is_host_visible(&self) -> bool {
+        !self.mapped.is_null()
+    }
+
     /// Copies `bytes` into a host-visible buffer at `offset`.
     ///
     /// Panics (a programmer bug) when the buffer is not host-visible or the range is out of bounds.

@@ -42,11 +42,12 @@ use crate::froxel::FroxelFog;
 use crate::gpu_types::{BillboardPush, FogUniform, GpuDrawIndirect};
 use crate::particle_textures::ParticleTextures;
 use crate::particles_gpu::GpuParticles;
-use crate::passes::opaque::lighting_binds;
+use crate::passes::opaque::{lighting_bindings, IN_FRAGMENT};
 use crate::shaders;
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
 use crate::vk::graphics::{Attachment, GraphicsPipeline};
-use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
+use crate::vk::pipeline::{ComputePipeline, Groups};
 use crate::vk::recorder::{Access, Recorder, Use};
 use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
 use crate::vk::sampler::Samplers;
@@ -86,29 +87,6 @@ const DRAW_HUD: u32 = 1;
 pub const SOFT_FADE_M: f32 = 0.5;
 /// Workgroup side of the depth copy.
 const TILE: u32 = 8;
-
-/// Lighting 0..5, pool, visible, source layers, textures (clamp), fog uniform, integrated fog,
-/// depth, textures (repeat), ribbon parents, emitters, particle-fog sources, particle-fog cloud.
-const BINDINGS: [BindingKind; 18] = [
-    BindingKind::UniformBuffer,
-    BindingKind::StorageBuffer,
-    BindingKind::StorageBuffer,
-    BindingKind::StorageBuffer,
-    BindingKind::SampledImage,
-    BindingKind::SampledImage,
-    BindingKind::StorageBuffer,
-    BindingKind::StorageBuffer,
-    BindingKind::StorageBuffer,
-    BindingKind::SampledImage,
-    BindingKind::UniformBuffer,
-    BindingKind::SampledImage,
-    BindingKind::SampledImage,
-    BindingKind::SampledImage,
-    BindingKind::StorageBuffer,
-    BindingKind::StorageBuffer,
-    BindingKind::StorageBuffer,
-    BindingKind::SampledImage,
-];
 
 /// A legacy blend pair: (source, dest) factor enum values.
 pub type BlendPair = (u8, u8);
@@ -169,7 +147,6 @@ impl BillboardsPass {
     /// Creates the pipelines and a `width` x `height` linear-depth image.
     pub fn new(gpu: &Gpu, width: u32, height: u32) -> Result<Self> {
         let copy_name = crate::names::resource(NAME, "depth_copy");
-        let copy_kinds = [BindingKind::SampledImage, BindingKind::StorageImage];
         let image = |name, kind, format, extent, usage| {
             gpu.create_image(&ImageDesc { name, kind, format, extent, layers: 1, array: false, usage })
         };
@@ -180,7 +157,6 @@ impl BillboardsPass {
             depth_copy: gpu.create_compute_pipeline(
                 &copy_name,
                 shaders::PASSES_BILLBOARDS_DEPTH_COPY_COMP,
-                &copy_kinds,
                 std::mem::size_of::<BillboardPush>() as u32,
             )?,
             linear_depth: image(
@@ -230,7 +206,6 @@ impl BillboardsPass {
             let desc = BlendPipelineDesc {
                 name,
                 stages: (shaders::PASSES_BILLBOARDS_BILLBOARDS_VERT, fragment),
-                bindings: &BINDINGS,
                 push_size: std::mem::size_of::<BillboardPush>() as u32,
                 pair,
                 target,
@@ -272,9 +247,9 @@ impl BillboardsPass {
             b.record(rec, inp.particles);
         }
         let draws = draw_list(pairs, batch.map(|b| &b.commands).unwrap_or(&inp.particles.draw_args), batch);
-        let mut reads = self.reads(inp).to_vec();
+        let mut indirect = vec![Use::Buffer(&inp.particles.draw_args, Access::IndirectRead)];
         if let Some(b) = batch {
-            reads.push(Use::Buffer(&b.commands, Access::IndirectRead));
+            indirect.push(Use::Buffer(&b.commands, Access::IndirectRead));
         }
         let color = Attachment { image: inp.hdr, clear: None, layer: None };
         let zero = vk::ClearValue { color: vk::ClearColorValue { float32: [0.0; 4] } };
@@ -286,8 +261,9 @@ impl BillboardsPass {
             }
             None => (vec![color], BillboardTarget::World),
         };
-        rec.render(NAME, &attachments, Some(depth), &reads, |rec| {
-            self.issue_draws(rec, &self.binds(inp), &mut push, target, &draws);
+        let bindings = self.bindings(inp);
+        rec.render(NAME, &attachments, Some(depth), &bindings, &indirect, |rec| {
+            self.issue_draws(rec, &bindings, &mut push, target, &draws);
         })
     }
 
@@ -296,7 +272,7 @@ impl BillboardsPass {
     fn issue_draws(
         &self,
         rec: &Recorder<'_>,
-        binds: &[Bind<'_>],
+        bindings: &[Binding<'_>],
         push: &mut BillboardPush,
         target: BillboardTarget,
         draws: &[(BlendPair, &Buffer, u64)],
@@ -310,7 +286,7 @@ impl BillboardsPass {
             if bound != Some(pair) {
                 push.blend =
                     [pair_code(pair), u32::from(is_custom(pair)), u32::from(is_additive(pair)), draw_kind];
-                rec.bind_graphics(pipe, binds, bytemuck::bytes_of(push));
+                rec.bind_graphics(pipe, bindings, bytemuck::bytes_of(push));
                 bound = Some(pair);
             }
             let stride = std::mem::size_of::<GpuDrawIndirect>() as u32;
@@ -331,11 +307,12 @@ impl BillboardsPass {
         hud_pairs: &[BlendPair],
     ) -> Result<()> {
         let target = Attachment { image: ldr, clear: None, layer: None };
-        let reads = self.reads(inp);
+        let bindings = self.bindings(inp);
+        let indirect = [Use::Buffer(&inp.particles.draw_args, Access::IndirectRead)];
         let draws = draw_list(hud_pairs, &inp.particles.draw_args, None);
         let mut push = BillboardPush { forward_soft: [0.0; 4], planes: [0.0; 4], blend: [0; 4] };
-        rec.render(HUD_NAME, &[target], None, &reads, |rec| {
-            self.issue_draws(rec, &self.binds(inp), &mut push, BillboardTarget::Hud, &draws);
+        rec.render(HUD_NAME, &[target], None, &bindings, &indirect, |rec| {
+            self.issue_draws(rec, &bindings, &mut push, BillboardTarget::Hud, &draws);
         })
     }
 
@@ -344,55 +321,29 @@ impl BillboardsPass {
         inp.fog.map_or((&self.no_fog_uniform, &self.no_fog_volume), |f| (&f.uniform, &f.integrated))
     }
 
-    /// What the draw reads besides its attachments.
-    fn reads<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Use<'r>; 16] {
-        let (world, p) = (inp.world, inp.particles);
-        [
-            Use::Buffer(&world.objects, Access::FragmentRead),
-            Use::Buffer(&world.lights, Access::FragmentRead),
-            Use::Buffer(&world.shadow_views, Access::FragmentRead),
-            Use::Image(&world.shadow_atlas, Access::FragmentRead),
-            Use::Image(&world.projector_tex, Access::FragmentRead),
-            Use::Buffer(&p.pool, Access::VertexRead),
-            Use::Buffer(&p.visible, Access::VertexRead),
-            Use::Buffer(&p.draw_args, Access::IndirectRead),
-            Use::Buffer(&inp.textures.source_layers, Access::VertexRead),
-            Use::Image(&inp.textures.image, Access::FragmentRead),
-            Use::Image(self.fog_inputs(inp).1, Access::FragmentRead),
-            Use::Image(&self.linear_depth, Access::FragmentRead),
-            Use::Buffer(&p.ribbon_parent, Access::VertexRead),
-            Use::Buffer(&p.emitters, Access::VertexRead),
-            Use::Buffer(inp.fog_sources, Access::VertexRead),
-            Use::Image(inp.cloud.unwrap_or(&self.linear_depth), Access::FragmentRead),
-        ]
-    }
-
-    /// The draw's resources in binding order (see [`BINDINGS`]).
-    fn binds<'r>(&'r self, inp: &BillboardInputs<'r>) -> [Bind<'r>; 18] {
-        let ro = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
+    /// The draw's bindings: lighting 0..5, pool, visible, source layers, textures (clamp), fog
+    /// uniform, integrated fog, linear depth, textures (repeat), ribbon parents, emitters,
+    /// particle-fog sources, particle-fog cloud.
+    fn bindings<'r>(&'r self, inp: &BillboardInputs<'r>) -> Vec<Binding<'r>> {
+        let (vertex, fragment) = (Access::VertexRead, Access::FragmentRead);
         let (fog_uniform, fog_volume) = self.fog_inputs(inp);
-        let [b0, b1, b2, b3, b4, b5] = lighting_binds(inp.frame, inp.world, inp.samplers);
-        let p = inp.particles;
-        [
-            b0,
-            b1,
-            b2,
-            b3,
-            b4,
-            b5,
-            Bind::Buffer(&p.pool),
-            Bind::Buffer(&p.visible),
-            Bind::Buffer(&inp.textures.source_layers),
-            Bind::Sampled(&inp.textures.image, inp.samplers.linear_clamp, ro),
-            Bind::Buffer(fog_uniform),
-            Bind::Sampled(fog_volume, inp.samplers.linear_clamp, ro),
-            Bind::Sampled(&self.linear_depth, inp.samplers.nearest_clamp, ro),
-            Bind::Sampled(&inp.textures.image, inp.samplers.linear_repeat, ro),
-            Bind::Buffer(&p.ribbon_parent),
-            Bind::Buffer(&p.emitters),
-            Bind::Buffer(inp.fog_sources),
-            Bind::Sampled(inp.cloud.unwrap_or(&self.linear_depth), inp.samplers.nearest_clamp, ro),
-        ]
+        let (p, s) = (inp.particles, inp.samplers);
+        let mut bindings = lighting_bindings(inp.frame, inp.world, s, IN_FRAGMENT).to_vec();
+        bindings.extend([
+            Binding::Storage(&p.pool, vertex),
+            Binding::Storage(&p.visible, vertex),
+            Binding::Storage(&inp.textures.source_layers, vertex),
+            Binding::Sampled(&inp.textures.image, s.linear_clamp, fragment),
+            Binding::Uniform(fog_uniform),
+            Binding::Sampled(fog_volume, s.linear_clamp, fragment),
+            Binding::Sampled(&self.linear_depth, s.nearest_clamp, fragment),
+            Binding::Sampled(&inp.textures.image, s.linear_repeat, fragment),
+            Binding::Storage(&p.ribbon_parent, vertex),
+            Binding::Storage(&p.emitters, vertex),
+            Binding::Storage(inp.fog_sources, vertex),
+            Binding::Sampled(inp.cloud.unwrap_or(&self.linear_depth), s.nearest_clamp, fragment),
+        ]);
+        bindings
     }
 
     fn record_depth_copy(
@@ -403,21 +354,13 @@ impl BillboardsPass {
         push: &BillboardPush,
     ) {
         let name = crate::names::resource(NAME, "depth_copy");
-        let uses =
-            [Use::Image(depth, Access::ComputeSampled), Use::Image(&self.linear_depth, Access::ComputeWrite)];
+        let bindings = [
+            Binding::Sampled(depth, sampler, Access::ComputeSampled),
+            Binding::StorageImage(&self.linear_depth, Access::ComputeWrite),
+        ];
         let (w, h) = (self.linear_depth.extent.width, self.linear_depth.extent.height);
-        rec.pass(&name, &uses, |rec| {
-            let binds = [
-                Bind::Sampled(depth, sampler, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL),
-                Bind::StorageImage(&self.linear_depth),
-            ];
-            rec.dispatch(
-                &self.depth_copy,
-                &binds,
-                bytemuck::bytes_of(push),
-                [w.div_ceil(TILE), h.div_ceil(TILE), 1],
-            );
-        });
+        let groups = Groups::Direct([w.div_ceil(TILE), h.div_ceil(TILE), 1]);
+        rec.compute(&name, &self.depth_copy, &bindings, bytemuck::bytes_of(push), groups);
     }
 }
 

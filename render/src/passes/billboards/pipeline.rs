@@ -10,7 +10,6 @@ use crate::passes::glow::MASK_FORMAT;
 use crate::passes::opaque::{DEPTH_FORMAT, HDR_FORMAT};
 use crate::vk::context::Gpu;
 use crate::vk::graphics::{Blend, GraphicsDesc, GraphicsPipeline};
-use crate::vk::pipeline::BindingKind;
 
 /// The Vulkan factor of a legacy blend enum value (`llrender.cpp`'s table; 6 and 8, which scripts
 /// cannot set, as the GL table; 10 and above ZERO, as the viewer's renderer table).
@@ -37,8 +36,6 @@ pub struct BlendPipelineDesc<'a> {
     pub name: &'a str,
     /// Vertex and fragment SPIR-V.
     pub stages: (&'a [u8], &'a [u8]),
-    /// Push-descriptor bindings.
-    pub bindings: &'a [BindingKind],
     /// Push-constant bytes.
     pub push_size: u32,
     /// The legacy (source, dest) pair.
@@ -87,7 +84,6 @@ pub fn create(gpu: &Gpu, desc: &BlendPipelineDesc<'_>) -> Result<GraphicsPipelin
         name: desc.name,
         vertex: desc.stages.0,
         fragment: Some(desc.stages.1),
-        bindings: desc.bindings,
         push_size: desc.push_size,
         vertex_layout: None,
         color_formats,

@@ -12,11 +12,10 @@
 
 use crate::error::Result;
 use crate::shaders;
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::pipeline::{Bind, ComputePipeline};
-use crate::vk::recorder::{Recorder, Use};
-
-use crate::particle_fog::pool::BINDING_KINDS;
+use crate::vk::pipeline::{ComputePipeline, Groups};
+use crate::vk::recorder::Recorder;
 
 /// `fog.brick_age`.
 pub const AGE: &str = "fog.brick_age";
@@ -49,7 +48,7 @@ pub struct AllocSizes {
 impl BrickAllocPasses {
     /// Creates the pipelines.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        let make = |name, spirv| gpu.create_compute_pipeline(name, spirv, &BINDING_KINDS, 0);
+        let make = |name, spirv| gpu.create_compute_pipeline(name, spirv, 0);
         Ok(BrickAllocPasses {
             age: make(AGE, shaders::PASSES_BRICK_ALLOC_AGE_COMP)?,
             mark: make(MARK, shaders::PASSES_BRICK_ALLOC_MARK_COMP)?,
@@ -57,14 +56,19 @@ impl BrickAllocPasses {
         })
     }
 
-    /// Records age, mark and alloc over the brick resources `binds` (declared by `uses`).
-    pub fn record(&self, rec: &mut Recorder<'_>, binds: &[Bind<'_>], uses: &[Use<'_>], n: AllocSizes) {
+    /// Records age, mark and alloc over the brick passes' `bindings`
+    /// ([`crate::particle_fog::pool::BrickPool::bindings`]).
+    pub fn record(&self, rec: &mut Recorder<'_>, bindings: &[Binding<'_>], n: AllocSizes) {
         let steps =
             [(AGE, &self.age, n.slots), (MARK, &self.mark, n.particles), (ALLOC, &self.alloc, n.requests)];
         for (name, pipe, threads) in steps {
-            rec.pass(name, uses, |rec| {
-                rec.dispatch(pipe, binds, &[], [threads.div_ceil(WORKGROUP).max(1), 1, 1]);
-            });
+            rec.compute(
+                name,
+                pipe,
+                bindings,
+                &[],
+                Groups::Direct([threads.div_ceil(WORKGROUP).max(1), 1, 1]),
+            );
         }
     }
 }

@@ -8,11 +8,12 @@ use crate::error::Result;
 use crate::froxel::FroxelFog;
 use crate::gpu_types::{FogMarchPush, FogUniform};
 use crate::particle_fog::pool::BrickPool;
-use crate::passes::opaque::lighting_binds;
+use crate::passes::opaque::{lighting_bindings, IN_COMPUTE};
 use crate::shaders;
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
-use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::pipeline::{ComputePipeline, Groups};
+use crate::vk::recorder::{Access, Recorder};
 use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
 use crate::vk::sampler::Samplers;
 use crate::world::World;
@@ -21,28 +22,6 @@ use crate::world::World;
 pub const NAME: &str = "fog.brick_march";
 /// Workgroup side.
 const TILE: u32 = 8;
-
-/// Lighting 0..5, fog uniform, integrated froxel fog, depth, HDR, brick constants, page table,
-/// brick peaks, atlas density, atlas tint, counters, cloud extent.
-const KINDS: [BindingKind; 17] = [
-    BindingKind::UniformBuffer,
-    BindingKind::StorageBuffer,
-    BindingKind::StorageBuffer,
-    BindingKind::StorageBuffer,
-    BindingKind::SampledImage,
-    BindingKind::SampledImage,
-    BindingKind::UniformBuffer,
-    BindingKind::SampledImage,
-    BindingKind::SampledImage,
-    BindingKind::StorageImage,
-    BindingKind::UniformBuffer,
-    BindingKind::StorageBuffer,
-    BindingKind::StorageBuffer,
-    BindingKind::SampledImage,
-    BindingKind::SampledImage,
-    BindingKind::StorageBuffer,
-    BindingKind::StorageImage,
-];
 
 /// What the march reads and writes.
 pub struct MarchInputs<'r> {
@@ -97,7 +76,6 @@ impl BrickMarchPass {
             pipeline: gpu.create_compute_pipeline(
                 NAME,
                 shaders::PASSES_BRICK_MARCH_MARCH_COMP,
-                &KINDS,
                 std::mem::size_of::<FogMarchPush>() as u32,
             )?,
             no_fog_uniform,
@@ -119,51 +97,24 @@ impl BrickMarchPass {
             inp.fog.map_or((&self.no_fog_uniform, &self.no_fog_volume), |f| (&f.uniform, &f.integrated));
         let w = inp.world;
         let b = inp.bricks;
-        let uses = [
-            Use::Buffer(&w.lights, Access::ComputeRead),
-            Use::Buffer(&w.shadow_views, Access::ComputeRead),
-            Use::Image(&w.shadow_atlas, Access::ComputeSampled),
-            Use::Image(&w.projector_tex, Access::ComputeSampled),
-            Use::Image(fog_volume, Access::ComputeSampled),
-            Use::Image(inp.depth, Access::ComputeSampled),
-            Use::Image(inp.hdr, Access::ComputeWrite),
-            Use::Buffer(&b.page, Access::ComputeRead),
-            Use::Buffer(&b.slot_max, Access::ComputeRead),
-            Use::Image(&b.atlas_density, Access::ComputeSampled),
-            Use::Image(&b.atlas_tint, Access::ComputeSampled),
-            Use::Buffer(&b.counters, Access::ComputeRead),
-            Use::Image(&self.cloud, Access::ComputeWrite),
-        ];
-        let ro = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
+        let (read, sampled) = (Access::ComputeRead, Access::ComputeSampled);
         let s = inp.samplers;
-        let [b0, b1, b2, b3, b4, b5] = lighting_binds(inp.frame, w, s);
-        let binds = [
-            b0,
-            b1,
-            b2,
-            b3,
-            b4,
-            b5,
-            Bind::Buffer(fog_uniform),
-            Bind::Sampled(fog_volume, s.linear_clamp, ro),
-            Bind::Sampled(inp.depth, s.nearest_clamp, ro),
-            Bind::StorageImage(inp.hdr),
-            Bind::Buffer(&b.constants),
-            Bind::Buffer(&b.page),
-            Bind::Buffer(&b.slot_max),
-            Bind::Sampled(&b.atlas_density, s.linear_clamp, ro),
-            Bind::Sampled(&b.atlas_tint, s.linear_clamp, ro),
-            Bind::Buffer(&b.counters),
-            Bind::StorageImage(&self.cloud),
-        ];
+        let mut bindings = lighting_bindings(inp.frame, w, s, IN_COMPUTE).to_vec();
+        bindings.extend([
+            Binding::Uniform(fog_uniform),
+            Binding::Sampled(fog_volume, s.linear_clamp, sampled),
+            Binding::Sampled(inp.depth, s.nearest_clamp, sampled),
+            Binding::StorageImage(inp.hdr, Access::ComputeWrite),
+            Binding::Uniform(&b.constants),
+            Binding::Storage(&b.page, read),
+            Binding::Storage(&b.slot_max, read),
+            Binding::Sampled(&b.atlas_density, s.linear_clamp, sampled),
+            Binding::Sampled(&b.atlas_tint, s.linear_clamp, sampled),
+            Binding::Storage(&b.counters, read),
+            Binding::StorageImage(&self.cloud, Access::ComputeWrite),
+        ]);
         let (width, height) = (inp.hdr.extent.width, inp.hdr.extent.height);
-        rec.pass(NAME, &uses, |rec| {
-            rec.dispatch(
-                &self.pipeline,
-                &binds,
-                bytemuck::bytes_of(push),
-                [width.div_ceil(TILE), height.div_ceil(TILE), 1],
-            );
-        });
+        let groups = Groups::Direct([width.div_ceil(TILE), height.div_ceil(TILE), 1]);
+        rec.compute(NAME, &self.pipeline, &bindings, bytemuck::bytes_of(push), groups);
     }
 }

@@ -10,12 +10,11 @@
 
 use crate::error::Result;
 use crate::shaders;
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::pipeline::{Bind, ComputePipeline};
+use crate::vk::pipeline::{ComputePipeline, Groups};
 use crate::vk::recorder::{Access, Recorder, Use};
 use crate::vk::resource::Buffer;
-
-use crate::particle_fog::pool::BINDING_KINDS;
 
 /// `fog.brick_splat`.
 pub const SPLAT: &str = "fog.brick_splat";
@@ -38,14 +37,9 @@ pub struct BrickSplatPasses {
 impl BrickSplatPasses {
     /// Creates the pipelines.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        let make = |name, spirv| gpu.create_compute_pipeline(name, spirv, &BINDING_KINDS, 0);
+        let make = |name, spirv| gpu.create_compute_pipeline(name, spirv, 0);
         Ok(BrickSplatPasses {
-            splat: gpu.create_compute_pipeline(
-                SPLAT,
-                shaders::PASSES_BRICK_SPLAT_SPLAT_COMP,
-                &BINDING_KINDS,
-                16,
-            )?,
+            splat: gpu.create_compute_pipeline(SPLAT, shaders::PASSES_BRICK_SPLAT_SPLAT_COMP, 16)?,
             resolve: make(RESOLVE, shaders::PASSES_BRICK_SPLAT_RESOLVE_COMP)?,
             clear: make(CLEAR, shaders::PASSES_BRICK_SPLAT_CLEAR_COMP)?,
         })
@@ -53,39 +47,28 @@ impl BrickSplatPasses {
 
     /// Records the splat over `particles` threads (the pool's capacity), copies the final counts
     /// into `dispatch`, then the wide splat (a thread per wide kernel and z slab), the resolve
-    /// and the clear (one workgroup per brick in use), dispatched from `dispatch`.
+    /// and the clear (one workgroup per brick in use), dispatched from `dispatch`, all over the
+    /// brick passes' `bindings` ([`crate::particle_fog::pool::BrickPool::bindings`]).
     pub fn record(
         &self,
         rec: &mut Recorder<'_>,
-        binds: &[Bind<'_>],
-        uses: &[Use<'_>],
+        bindings: &[Binding<'_>],
         (counters, dispatch): (&Buffer, &Buffer),
         particles: u32,
     ) {
         let mode = |m: u32| -> [u32; 4] { [m, 0, 0, 0] };
-        rec.pass(SPLAT, uses, |rec| {
-            let push = mode(0);
-            rec.dispatch(
-                &self.splat,
-                binds,
-                bytemuck::bytes_of(&push),
-                [particles.div_ceil(WORKGROUP).max(1), 1, 1],
-            );
-        });
+        let groups = Groups::Direct([particles.div_ceil(WORKGROUP).max(1), 1, 1]);
+        rec.compute(SPLAT, &self.splat, bindings, bytemuck::bytes_of(&mode(0)), groups);
         let wide_args = (crate::particle_fog::stats::words::WIDE_ARGS * 4) as u64;
         let copy =
             [Use::Buffer(counters, Access::TransferRead), Use::Buffer(dispatch, Access::TransferWrite)];
         rec.pass("fog.bricks.dispatch", &copy, |rec| {
             rec.copy_buffer_regions(counters, dispatch, &[(0, 0, 12), (wide_args, 12, 12)]);
         });
-        let mut indirect = uses.to_vec();
-        indirect.push(Use::Buffer(dispatch, Access::IndirectRead));
-        rec.pass(SPLAT_WIDE, &indirect, |rec| {
-            let push = mode(1);
-            rec.dispatch_indirect(&self.splat, binds, bytemuck::bytes_of(&push), dispatch, 12);
-        });
+        let wide = Groups::Indirect(dispatch, 12);
+        rec.compute(SPLAT_WIDE, &self.splat, bindings, bytemuck::bytes_of(&mode(1)), wide);
         for (name, pipe) in [(RESOLVE, &self.resolve), (CLEAR, &self.clear)] {
-            rec.pass(name, &indirect, |rec| rec.dispatch_indirect(pipe, binds, &[], dispatch, 0));
+            rec.compute(name, pipe, bindings, &[], Groups::Indirect(dispatch, 0));
         }
     }
 }

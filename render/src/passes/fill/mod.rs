@@ -4,9 +4,10 @@
 use crate::error::Result;
 use crate::gpu_types::FillParams;
 use crate::shaders;
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
-use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::pipeline::{ComputePipeline, Groups};
+use crate::vk::recorder::{Access, Recorder};
 use crate::vk::resource::Buffer;
 
 /// The pass name: debug label, timer scope and pipeline name.
@@ -24,7 +25,6 @@ impl FillPass {
         let pipeline = gpu.create_compute_pipeline(
             NAME,
             shaders::PASSES_FILL_FILL_COMP,
-            &[BindingKind::StorageBuffer],
             std::mem::size_of::<FillParams>() as u32,
         )?;
         Ok(FillPass { pipeline })
@@ -36,9 +36,14 @@ impl FillPass {
             crate::error::bug("gpu.fill: output buffer too small");
         }
         let groups = params.count.div_ceil(WORKGROUP);
-        rec.pass(NAME, &[Use::Buffer(out, Access::ComputeWrite)], |rec| {
-            rec.dispatch(&self.pipeline, &[Bind::Buffer(out)], bytemuck::bytes_of(&params), [groups, 1, 1]);
-        });
+        let bindings = [Binding::Storage(out, Access::ComputeWrite)];
+        rec.compute(
+            NAME,
+            &self.pipeline,
+            &bindings,
+            bytemuck::bytes_of(&params),
+            Groups::Direct([groups, 1, 1]),
+        );
     }
 }
 

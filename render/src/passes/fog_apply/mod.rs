@@ -1,13 +1,12 @@
 //! `fog.apply`: the integrated froxel fog over the opaque image, by depth (see the shader).
 
-use ash::vk;
-
 use crate::error::Result;
 use crate::froxel::FroxelFog;
 use crate::shaders;
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
-use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::pipeline::{ComputePipeline, Groups};
+use crate::vk::recorder::{Access, Recorder};
 use crate::vk::resource::Image;
 use crate::vk::sampler::Samplers;
 
@@ -20,17 +19,10 @@ pub struct FogApplyPass {
     pipeline: ComputePipeline,
 }
 
-const KINDS: [BindingKind; 4] = [
-    BindingKind::UniformBuffer,
-    BindingKind::SampledImage,
-    BindingKind::SampledImage,
-    BindingKind::StorageImage,
-];
-
 impl FogApplyPass {
     /// Creates the pipeline.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        let pipeline = gpu.create_compute_pipeline(NAME, shaders::PASSES_FOG_APPLY_APPLY_COMP, &KINDS, 0)?;
+        let pipeline = gpu.create_compute_pipeline(NAME, shaders::PASSES_FOG_APPLY_APPLY_COMP, 0)?;
         Ok(FogApplyPass { pipeline })
     }
 
@@ -43,21 +35,14 @@ impl FogApplyPass {
         depth: &Image,
         hdr: &Image,
     ) {
-        let uses = [
-            Use::Image(&fog.integrated, Access::ComputeSampled),
-            Use::Image(depth, Access::ComputeSampled),
-            Use::Image(hdr, Access::ComputeWrite),
+        let bindings = [
+            Binding::Uniform(&fog.uniform),
+            Binding::Sampled(&fog.integrated, samplers.linear_clamp, Access::ComputeSampled),
+            Binding::Sampled(depth, samplers.nearest_clamp, Access::ComputeSampled),
+            Binding::StorageImage(hdr, Access::ComputeWrite),
         ];
         let (w, h) = (hdr.extent.width, hdr.extent.height);
-        rec.pass(NAME, &uses, |rec| {
-            let ro = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
-            let binds = [
-                Bind::Buffer(&fog.uniform),
-                Bind::Sampled(&fog.integrated, samplers.linear_clamp, ro),
-                Bind::Sampled(depth, samplers.nearest_clamp, ro),
-                Bind::StorageImage(hdr),
-            ];
-            rec.dispatch(&self.pipeline, &binds, &[], [w.div_ceil(TILE), h.div_ceil(TILE), 1]);
-        });
+        let groups = Groups::Direct([w.div_ceil(TILE), h.div_ceil(TILE), 1]);
+        rec.compute(NAME, &self.pipeline, &bindings, &[], groups);
     }
 }

@@ -1,15 +1,14 @@
 //! `fog.reference`: the host fog by a per-pixel ray-march instead of the froxels, for tests and for
 //! judging quality (`RenderVKVolumetricFogReference`; see the shader). Slow by design.
 
-use ash::vk;
-
 use crate::error::Result;
 use crate::froxel::FroxelFog;
-use crate::passes::opaque::{lighting_binding_kinds_with, lighting_binds};
+use crate::passes::opaque::{lighting_bindings, IN_COMPUTE};
 use crate::shaders;
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
-use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::pipeline::{ComputePipeline, Groups};
+use crate::vk::recorder::{Access, Recorder};
 use crate::vk::resource::{Buffer, Image};
 use crate::vk::sampler::Samplers;
 use crate::world::World;
@@ -26,14 +25,7 @@ pub struct FogReferencePass {
 impl FogReferencePass {
     /// Creates the pipeline.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        let kinds = lighting_binding_kinds_with(&[
-            BindingKind::UniformBuffer,
-            BindingKind::StorageBuffer,
-            BindingKind::SampledImage,
-            BindingKind::StorageImage,
-        ]);
-        let pipeline =
-            gpu.create_compute_pipeline(NAME, shaders::PASSES_FOG_REFERENCE_REFERENCE_COMP, &kinds, 0)?;
+        let pipeline = gpu.create_compute_pipeline(NAME, shaders::PASSES_FOG_REFERENCE_REFERENCE_COMP, 0)?;
         Ok(FogReferencePass { pipeline })
     }
 
@@ -46,25 +38,15 @@ impl FogReferencePass {
         depth: &Image,
         hdr: &Image,
     ) {
-        let uses = [
-            Use::Buffer(&world.lights, Access::ComputeRead),
-            Use::Buffer(&world.shadow_views, Access::ComputeRead),
-            Use::Image(&world.shadow_atlas, Access::ComputeSampled),
-            Use::Image(&world.projector_tex, Access::ComputeSampled),
-            Use::Buffer(&fog.volumes, Access::ComputeRead),
-            Use::Image(depth, Access::ComputeSampled),
-            Use::Image(hdr, Access::ComputeWrite),
-        ];
+        let mut bindings = lighting_bindings(frame, world, samplers, IN_COMPUTE).to_vec();
+        bindings.extend([
+            Binding::Uniform(&fog.uniform),
+            Binding::Storage(&fog.volumes, Access::ComputeRead),
+            Binding::Sampled(depth, samplers.nearest_clamp, Access::ComputeSampled),
+            Binding::StorageImage(hdr, Access::ComputeWrite),
+        ]);
         let (w, h) = (hdr.extent.width, hdr.extent.height);
-        rec.pass(NAME, &uses, |rec| {
-            let mut binds = lighting_binds(frame, world, samplers).to_vec();
-            binds.extend([
-                Bind::Buffer(&fog.uniform),
-                Bind::Buffer(&fog.volumes),
-                Bind::Sampled(depth, samplers.nearest_clamp, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL),
-                Bind::StorageImage(hdr),
-            ]);
-            rec.dispatch(&self.pipeline, &binds, &[], [w.div_ceil(TILE), h.div_ceil(TILE), 1]);
-        });
+        let groups = Groups::Direct([w.div_ceil(TILE), h.div_ceil(TILE), 1]);
+        rec.compute(NAME, &self.pipeline, &bindings, &[], groups);
     }
 }

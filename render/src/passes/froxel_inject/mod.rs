@@ -3,11 +3,12 @@
 
 use crate::error::Result;
 use crate::froxel::FroxelFog;
-use crate::passes::opaque::{lighting_binding_kinds_with, lighting_binds};
+use crate::passes::opaque::{lighting_bindings, IN_COMPUTE};
 use crate::shaders;
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
-use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::pipeline::{ComputePipeline, Groups};
+use crate::vk::recorder::{Access, Recorder};
 use crate::vk::resource::Buffer;
 use crate::vk::sampler::Samplers;
 use crate::world::World;
@@ -24,14 +25,7 @@ pub struct FroxelInjectPass {
 impl FroxelInjectPass {
     /// Creates the pipeline.
     pub fn new(gpu: &Gpu) -> Result<Self> {
-        let kinds = lighting_binding_kinds_with(&[
-            BindingKind::UniformBuffer,
-            BindingKind::StorageBuffer,
-            BindingKind::StorageImage,
-            BindingKind::StorageImage,
-        ]);
-        let pipeline =
-            gpu.create_compute_pipeline(NAME, shaders::PASSES_FROXEL_INJECT_INJECT_COMP, &kinds, 0)?;
+        let pipeline = gpu.create_compute_pipeline(NAME, shaders::PASSES_FROXEL_INJECT_INJECT_COMP, 0)?;
         Ok(FroxelInjectPass { pipeline })
     }
 
@@ -44,30 +38,15 @@ impl FroxelInjectPass {
         fog: &FroxelFog,
         samplers: &Samplers,
     ) {
-        let uses = [
-            Use::Buffer(&world.lights, Access::ComputeRead),
-            Use::Buffer(&world.shadow_views, Access::ComputeRead),
-            Use::Image(&world.shadow_atlas, Access::ComputeSampled),
-            Use::Image(&world.projector_tex, Access::ComputeSampled),
-            Use::Buffer(&fog.volumes, Access::ComputeRead),
-            Use::Image(&fog.current, Access::ComputeWrite),
-            Use::Image(&fog.now, Access::ComputeWrite),
-        ];
+        let mut bindings = lighting_bindings(frame, world, samplers, IN_COMPUTE).to_vec();
+        bindings.extend([
+            Binding::Uniform(&fog.uniform),
+            Binding::Storage(&fog.volumes, Access::ComputeRead),
+            Binding::StorageImage(&fog.current, Access::ComputeWrite),
+            Binding::StorageImage(&fog.now, Access::ComputeWrite),
+        ]);
         let [w, h, d] = fog.grid.dims;
-        rec.pass(NAME, &uses, |rec| {
-            let mut binds = lighting_binds(frame, world, samplers).to_vec();
-            binds.extend([
-                Bind::Buffer(&fog.uniform),
-                Bind::Buffer(&fog.volumes),
-                Bind::StorageImage(&fog.current),
-                Bind::StorageImage(&fog.now),
-            ]);
-            rec.dispatch(
-                &self.pipeline,
-                &binds,
-                &[],
-                [w.div_ceil(GROUP), h.div_ceil(GROUP), d.div_ceil(GROUP)],
-            );
-        });
+        let groups = Groups::Direct([w.div_ceil(GROUP), h.div_ceil(GROUP), d.div_ceil(GROUP)]);
+        rec.compute(NAME, &self.pipeline, &bindings, &[], groups);
     }
 }

@@ -22,9 +22,10 @@ use crate::error::Result;
 use crate::gpu_types::GlowPush;
 use crate::scene::Scene;
 use crate::shaders;
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
-use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::pipeline::{ComputePipeline, Groups};
+use crate::vk::recorder::{Access, Recorder};
 use crate::vk::resource::{Image, ImageDesc};
 
 /// The pass name (the prefix of its passes and images).
@@ -82,7 +83,6 @@ impl GlowPass {
     /// Creates the pipelines and the half-resolution images for a `width` x `height` frame.
     pub fn new(gpu: &Gpu, width: u32, height: u32) -> Result<Self> {
         let push = std::mem::size_of::<GlowPush>() as u32;
-        let storage = BindingKind::StorageImage;
         let extent =
             vk::Extent3D { width: width.div_ceil(DOWNSAMPLE), height: height.div_ceil(DOWNSAMPLE), depth: 1 };
         let image = |what: &str, usage| {
@@ -101,13 +101,11 @@ impl GlowPass {
             extract: gpu.create_compute_pipeline(
                 &crate::names::resource(NAME, "extract"),
                 shaders::PASSES_GLOW_EXTRACT_COMP,
-                &[storage, BindingKind::SampledImage, storage],
                 push,
             )?,
             blur: gpu.create_compute_pipeline(
                 &crate::names::resource(NAME, "blur"),
                 shaders::PASSES_GLOW_BLUR_COMP,
-                &[storage, storage],
                 push,
             )?,
             extracted: image("extracted", U::STORAGE)?,
@@ -125,7 +123,6 @@ impl GlowPass {
     /// passes into [`GlowPass::bloom`].
     /// `mask` is sampled with `nearest` (texel fetches).
     pub fn record(&self, rec: &mut Recorder<'_>, hdr: &Image, mask: &Image, nearest: vk::Sampler) {
-        let ro = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
         let (w, h) = (self.bloom.extent.width, self.bloom.extent.height);
         let (sigma, radius) = blur_kernel(h);
         let mut push = GlowPush {
@@ -133,20 +130,14 @@ impl GlowPass {
             step_radius: [0, 0, radius, 0],
             sigma: [sigma, 0.0, 0.0, 0.0],
         };
-        let groups = [w.div_ceil(TILE), h.div_ceil(TILE), 1];
-        let extract_uses = [
-            Use::Image(hdr, Access::ComputeRead),
-            Use::Image(mask, Access::ComputeSampled),
-            Use::Image(&self.extracted, Access::ComputeWrite),
+        let groups = Groups::Direct([w.div_ceil(TILE), h.div_ceil(TILE), 1]);
+        let extract = [
+            Binding::StorageImage(hdr, Access::ComputeRead),
+            Binding::Sampled(mask, nearest, Access::ComputeSampled),
+            Binding::StorageImage(&self.extracted, Access::ComputeWrite),
         ];
-        rec.pass(&crate::names::resource(NAME, "extract"), &extract_uses, |rec| {
-            let binds = [
-                Bind::StorageImage(hdr),
-                Bind::Sampled(mask, nearest, ro),
-                Bind::StorageImage(&self.extracted),
-            ];
-            rec.dispatch(&self.extract, &binds, bytemuck::bytes_of(&push), groups);
-        });
+        let name = crate::names::resource(NAME, "extract");
+        rec.compute(&name, &self.extract, &extract, bytemuck::bytes_of(&push), groups);
         push.extent = [w, h, w, h];
         let axes = [
             ("blur_h", [1, 0], &self.extracted, &self.blurred_h),
@@ -154,11 +145,12 @@ impl GlowPass {
         ];
         for (what, step, src, dst) in axes {
             push.step_radius = [step[0], step[1], radius, 0];
-            let uses = [Use::Image(src, Access::ComputeRead), Use::Image(dst, Access::ComputeWrite)];
-            rec.pass(&crate::names::resource(NAME, what), &uses, |rec| {
-                let binds = [Bind::StorageImage(src), Bind::StorageImage(dst)];
-                rec.dispatch(&self.blur, &binds, bytemuck::bytes_of(&push), groups);
-            });
+            let bindings = [
+                Binding::StorageImage(src, Access::ComputeRead),
+                Binding::StorageImage(dst, Access::ComputeWrite),
+            ];
+            let name = crate::names::resource(NAME, what);
+            rec.compute(&name, &self.blur, &bindings, bytemuck::bytes_of(&push), groups);
         }
     }
 }

@@ -7,10 +7,10 @@ use ash::vk;
 use crate::error::Result;
 use crate::gpu_types::DrawPush;
 use crate::shaders;
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
 use crate::vk::graphics::{Attachment, Blend, GraphicsDesc, GraphicsPipeline};
-use crate::vk::pipeline::{Bind, BindingKind};
-use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::recorder::{Access, Recorder};
 use crate::vk::resource::{Buffer, Image};
 use crate::vk::sampler::Samplers;
 use crate::world::World;
@@ -27,38 +27,28 @@ pub struct OpaquePass {
     pipeline: GraphicsPipeline,
 }
 
-/// The lighting inputs every lit pass binds at 0..5 (see `lighting.glsl`).
-pub fn lighting_bindings() -> [BindingKind; 6] {
-    [
-        BindingKind::UniformBuffer,
-        BindingKind::StorageBuffer,
-        BindingKind::StorageBuffer,
-        BindingKind::StorageBuffer,
-        BindingKind::SampledImage,
-        BindingKind::SampledImage,
-    ]
-}
+/// How a lit pass reads the lighting inputs: (buffers, images).
+pub type LightingReads = (Access, Access);
+/// The lighting inputs read in a compute shader.
+pub const IN_COMPUTE: LightingReads = (Access::ComputeRead, Access::ComputeSampled);
+/// The lighting inputs read in the vertex and fragment shaders of a draw.
+pub const IN_FRAGMENT: LightingReads = (Access::FragmentRead, Access::FragmentRead);
 
-/// The lighting inputs (0..5) followed by a pass's own bindings (6..).
-pub fn lighting_binding_kinds_with(own: &[BindingKind]) -> Vec<BindingKind> {
-    let mut kinds = lighting_bindings().to_vec();
-    kinds.extend_from_slice(own);
-    kinds
-}
-
-/// Binds the lighting inputs for a lit pass.
-pub fn lighting_binds<'r>(frame: &'r Buffer, world: &'r World, samplers: &Samplers) -> [Bind<'r>; 6] {
+/// The lighting inputs every lit pass binds at 0..5 (see `lighting.glsl`): frame constants,
+/// objects, lights, shadow views, shadow atlas (compare sampler), projector textures.
+pub fn lighting_bindings<'r>(
+    frame: &'r Buffer,
+    world: &'r World,
+    samplers: &Samplers,
+    (buffers, images): LightingReads,
+) -> [Binding<'r>; 6] {
     [
-        Bind::Buffer(frame),
-        Bind::Buffer(&world.objects),
-        Bind::Buffer(&world.lights),
-        Bind::Buffer(&world.shadow_views),
-        Bind::Sampled(
-            &world.shadow_atlas,
-            samplers.shadow_compare,
-            vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL,
-        ),
-        Bind::Sampled(&world.projector_tex, samplers.linear_clamp, vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL),
+        Binding::Uniform(frame),
+        Binding::Storage(&world.objects, buffers),
+        Binding::Storage(&world.lights, buffers),
+        Binding::Storage(&world.shadow_views, buffers),
+        Binding::Sampled(&world.shadow_atlas, samplers.shadow_compare, images),
+        Binding::Sampled(&world.projector_tex, samplers.linear_clamp, images),
     ]
 }
 
@@ -69,7 +59,6 @@ impl OpaquePass {
             name: NAME,
             vertex: shaders::PASSES_OPAQUE_OPAQUE_VERT,
             fragment: Some(shaders::PASSES_OPAQUE_OPAQUE_FRAG),
-            bindings: &lighting_bindings(),
             push_size: std::mem::size_of::<DrawPush>() as u32,
             vertex_layout: Some(super::shadow::vertex_layout(true)),
             color_formats: &[HDR_FORMAT],
@@ -92,13 +81,6 @@ impl OpaquePass {
         depth: &Image,
         background: [f32; 4],
     ) -> Result<()> {
-        let reads = [
-            Use::Buffer(&world.objects, Access::FragmentRead),
-            Use::Buffer(&world.lights, Access::FragmentRead),
-            Use::Buffer(&world.shadow_views, Access::FragmentRead),
-            Use::Image(&world.shadow_atlas, Access::FragmentRead),
-            Use::Image(&world.projector_tex, Access::FragmentRead),
-        ];
         let color = Attachment {
             image: hdr,
             clear: Some(vk::ClearValue { color: vk::ClearColorValue { float32: background } }),
@@ -111,9 +93,9 @@ impl OpaquePass {
             }),
             layer: None,
         };
-        rec.render(NAME, &[color], Some(depth), &reads, |rec| {
-            let binds = lighting_binds(frame, world, samplers);
-            rec.bind_graphics(&self.pipeline, &binds, bytemuck::bytes_of(&DrawPush::default()));
+        let bindings = lighting_bindings(frame, world, samplers, IN_FRAGMENT);
+        rec.render(NAME, &[color], Some(depth), &bindings, &[], |rec| {
+            rec.bind_graphics(&self.pipeline, &bindings, bytemuck::bytes_of(&DrawPush::default()));
             rec.bind_mesh(&world.vertices, &world.indices);
             for d in &world.draws {
                 let push = DrawPush { object: d.object, ..Default::default() };

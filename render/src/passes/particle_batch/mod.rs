@@ -10,9 +10,10 @@ use crate::error::Result;
 use crate::gpu_types::{BatchPush, GpuDrawIndirect};
 use crate::particles_gpu::{pair_code, GpuParticles};
 use crate::shaders;
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
-use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::pipeline::{ComputePipeline, Groups};
+use crate::vk::recorder::{Access, Recorder};
 use crate::vk::resource::{Buffer, BufferDesc, MemoryLocation};
 
 /// The pass name; its steps are `particles.batch.reset`, `.starts` and `.commands`.
@@ -23,8 +24,6 @@ pub const MAX_RUNS: u32 = 64;
 const MAX_STARTS: u32 = 1024;
 /// Threads per workgroup.
 const WORKGROUP: u32 = 256;
-/// Pool, visible list, draw arguments, starts, commands, pairs.
-const BINDINGS: [BindingKind; 6] = [BindingKind::StorageBuffer; 6];
 const MODE_RESET: u32 = 0;
 const MODE_STARTS: u32 = 1;
 const MODE_COMMANDS: u32 = 2;
@@ -44,8 +43,7 @@ impl BatchPass {
     /// Creates the pipeline and buffers for the pipelines' `pairs` (in draw-pipeline order).
     pub fn new(gpu: &Gpu, pairs: &[(u8, u8)]) -> Result<Self> {
         let push = std::mem::size_of::<BatchPush>() as u32;
-        let pipeline =
-            gpu.create_compute_pipeline(NAME, shaders::PASSES_PARTICLE_BATCH_BATCH_COMP, &BINDINGS, push)?;
+        let pipeline = gpu.create_compute_pipeline(NAME, shaders::PASSES_PARTICLE_BATCH_BATCH_COMP, push)?;
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
         let buffer = |name: &str, size: u64, usage, location| {
             gpu.create_buffer(&BufferDesc { name, size: size.max(U32_BYTES), usage, location })
@@ -81,21 +79,13 @@ impl BatchPass {
 
     /// Records the three steps over `particles.visible` (after `particles.sort`).
     pub fn record(&self, rec: &mut Recorder<'_>, particles: &GpuParticles) {
-        let uses = [
-            Use::Buffer(&particles.pool, Access::ComputeRead),
-            Use::Buffer(&particles.visible, Access::ComputeRead),
-            Use::Buffer(&particles.draw_args, Access::ComputeRead),
-            Use::Buffer(&self.starts, Access::ComputeWrite),
-            Use::Buffer(&self.commands, Access::ComputeWrite),
-            Use::Buffer(&self.pairs_buf, Access::ComputeRead),
-        ];
-        let binds = [
-            Bind::Buffer(&particles.pool),
-            Bind::Buffer(&particles.visible),
-            Bind::Buffer(&particles.draw_args),
-            Bind::Buffer(&self.starts),
-            Bind::Buffer(&self.commands),
-            Bind::Buffer(&self.pairs_buf),
+        let bindings = [
+            Binding::Storage(&particles.pool, Access::ComputeRead),
+            Binding::Storage(&particles.visible, Access::ComputeRead),
+            Binding::Storage(&particles.draw_args, Access::ComputeRead),
+            Binding::Storage(&self.starts, Access::ComputeWrite),
+            Binding::Storage(&self.commands, Access::ComputeWrite),
+            Binding::Storage(&self.pairs_buf, Access::ComputeRead),
         ];
         let pipelines = self.pairs.len() as u32;
         let list_groups = particles.desc().capacity.div_ceil(WORKGROUP);
@@ -103,9 +93,14 @@ impl BatchPass {
             [("reset", MODE_RESET, 1), ("starts", MODE_STARTS, list_groups), ("commands", MODE_COMMANDS, 1)]
         {
             let push = BatchPush { params: [mode, MAX_STARTS, pipelines, 0] };
-            rec.pass(&crate::names::resource(NAME, what), &uses, |rec| {
-                rec.dispatch(&self.pipeline, &binds, bytemuck::bytes_of(&push), [groups, 1, 1]);
-            });
+            let name = crate::names::resource(NAME, what);
+            rec.compute(
+                &name,
+                &self.pipeline,
+                &bindings,
+                bytemuck::bytes_of(&push),
+                Groups::Direct([groups, 1, 1]),
+            );
         }
     }
 }

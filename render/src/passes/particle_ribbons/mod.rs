@@ -9,9 +9,10 @@ use crate::error::Result;
 use crate::gpu_types::RibbonPush;
 use crate::passes::particle_sort::bitonic_steps;
 use crate::shaders;
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
-use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::pipeline::{ComputePipeline, Groups};
+use crate::vk::recorder::{Access, Recorder};
 use crate::vk::resource::Buffer;
 
 /// The pass name; its steps are `particles.ribbons.keys`, `.step`, `.birth` and `.parents`.
@@ -20,8 +21,6 @@ pub const NAME: &str = "particles.ribbons";
 const WORKGROUP: u32 = 64;
 /// Bytes per key: (source, serial, slot, unused).
 pub const KEY_BYTES: u64 = 16;
-/// Pool, alive list, counters, keys, parents, tails.
-const BINDINGS: [BindingKind; 6] = [BindingKind::StorageBuffer; 6];
 const MODE_KEYS: u32 = 0;
 const MODE_STEP: u32 = 1;
 const MODE_LINK_AT_BIRTH: u32 = 2;
@@ -69,12 +68,8 @@ impl RibbonPass {
     /// Creates the pipeline.
     pub fn new(gpu: &Gpu) -> Result<Self> {
         let push = std::mem::size_of::<RibbonPush>() as u32;
-        let pipeline = gpu.create_compute_pipeline(
-            NAME,
-            shaders::PASSES_PARTICLE_RIBBONS_RIBBONS_COMP,
-            &BINDINGS,
-            push,
-        )?;
+        let pipeline =
+            gpu.create_compute_pipeline(NAME, shaders::PASSES_PARTICLE_RIBBONS_RIBBONS_COMP, push)?;
         Ok(RibbonPass { pipeline })
     }
 
@@ -103,30 +98,18 @@ impl RibbonPass {
         params: [u32; 4],
         threads: u32,
     ) {
-        let uses = [
-            Use::Buffer(bufs.pool, Access::ComputeWrite),
-            Use::Buffer(bufs.alive, Access::ComputeRead),
-            Use::Buffer(bufs.counters, Access::ComputeRead),
-            Use::Buffer(bufs.keys, Access::ComputeWrite),
-            Use::Buffer(bufs.parent, Access::ComputeWrite),
-            Use::Buffer(bufs.tail, Access::ComputeWrite),
-        ];
-        let binds = [
-            Bind::Buffer(bufs.pool),
-            Bind::Buffer(bufs.alive),
-            Bind::Buffer(bufs.counters),
-            Bind::Buffer(bufs.keys),
-            Bind::Buffer(bufs.parent),
-            Bind::Buffer(bufs.tail),
+        // Pool, alive list, counters, keys, parents, tails.
+        let bindings = [
+            Binding::Storage(bufs.pool, Access::ComputeWrite),
+            Binding::Storage(bufs.alive, Access::ComputeRead),
+            Binding::Storage(bufs.counters, Access::ComputeRead),
+            Binding::Storage(bufs.keys, Access::ComputeWrite),
+            Binding::Storage(bufs.parent, Access::ComputeWrite),
+            Binding::Storage(bufs.tail, Access::ComputeWrite),
         ];
         let push = RibbonPush { params, lists: [bufs.list, 0, 0, 0] };
-        rec.pass(&crate::names::resource(NAME, what), &uses, |rec| {
-            rec.dispatch(
-                &self.pipeline,
-                &binds,
-                bytemuck::bytes_of(&push),
-                [threads.div_ceil(WORKGROUP), 1, 1],
-            );
-        });
+        let name = crate::names::resource(NAME, what);
+        let groups = Groups::Direct([threads.div_ceil(WORKGROUP), 1, 1]);
+        rec.compute(&name, &self.pipeline, &bindings, bytemuck::bytes_of(&push), groups);
     }
 }

@@ -7,17 +7,16 @@ use glam::{Mat4, Vec3, Vec4};
 use crate::error::Result;
 use crate::gpu_types::ParticleCullPush;
 use crate::shaders;
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
-use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::pipeline::{ComputePipeline, Groups};
+use crate::vk::recorder::{Access, Recorder};
 use crate::vk::resource::Buffer;
 
 /// The pass name (the reset of the draw arguments is `particles.cull.reset`).
 pub const CULL: &str = "particles.cull";
 /// Threads per workgroup.
 const WORKGROUP: u32 = 64;
-/// Pool, alive list, counters, visible list, draw arguments.
-const BINDINGS: [BindingKind; 5] = [BindingKind::StorageBuffer; 5];
 /// Push-constant mode: empty the draw arguments.
 const MODE_RESET: u32 = 0;
 /// Push-constant mode: cull.
@@ -47,8 +46,7 @@ impl ParticleCullPass {
     /// Creates the pipeline.
     pub fn new(gpu: &Gpu) -> Result<Self> {
         let push = std::mem::size_of::<ParticleCullPush>() as u32;
-        let pipeline =
-            gpu.create_compute_pipeline(CULL, shaders::PASSES_PARTICLE_SIM_CULL_COMP, &BINDINGS, push)?;
+        let pipeline = gpu.create_compute_pipeline(CULL, shaders::PASSES_PARTICLE_SIM_CULL_COMP, push)?;
         Ok(ParticleCullPass { pipeline })
     }
 
@@ -61,13 +59,6 @@ impl ParticleCullPass {
         capacity: u32,
         planes: &[Vec4; 6],
     ) {
-        let binds = [
-            Bind::Buffer(bufs.pool),
-            Bind::Buffer(bufs.alive),
-            Bind::Buffer(bufs.counters),
-            Bind::Buffer(bufs.visible),
-            Bind::Buffer(bufs.draw_args),
-        ];
         let p = planes.map(|v| v.to_array());
         let mut push = ParticleCullPush {
             plane0: p[0],
@@ -79,22 +70,18 @@ impl ParticleCullPass {
             counts: [list, MODE_RESET, capacity, 0],
         };
         // Both dispatches bind (and the shader statically uses) every buffer, so both declare them.
-        let uses = [
-            Use::Buffer(bufs.pool, Access::ComputeRead),
-            Use::Buffer(bufs.alive, Access::ComputeRead),
-            Use::Buffer(bufs.counters, Access::ComputeRead),
-            Use::Buffer(bufs.visible, Access::ComputeWrite),
-            Use::Buffer(bufs.draw_args, Access::ComputeWrite),
+        let bindings = [
+            Binding::Storage(bufs.pool, Access::ComputeRead),
+            Binding::Storage(bufs.alive, Access::ComputeRead),
+            Binding::Storage(bufs.counters, Access::ComputeRead),
+            Binding::Storage(bufs.visible, Access::ComputeWrite),
+            Binding::Storage(bufs.draw_args, Access::ComputeWrite),
         ];
         let reset = crate::names::resource(CULL, "reset");
-        rec.pass(&reset, &uses, |rec| {
-            rec.dispatch(&self.pipeline, &binds, bytemuck::bytes_of(&push), [1, 1, 1]);
-        });
+        rec.compute(&reset, &self.pipeline, &bindings, bytemuck::bytes_of(&push), Groups::Direct([1, 1, 1]));
         push.counts[1] = MODE_CULL;
-        let groups = capacity.div_ceil(WORKGROUP).max(1);
-        rec.pass(CULL, &uses, |rec| {
-            rec.dispatch(&self.pipeline, &binds, bytemuck::bytes_of(&push), [groups, 1, 1]);
-        });
+        let groups = Groups::Direct([capacity.div_ceil(WORKGROUP).max(1), 1, 1]);
+        rec.compute(CULL, &self.pipeline, &bindings, bytemuck::bytes_of(&push), groups);
     }
 }
 

@@ -13,9 +13,10 @@ use crate::error::Result;
 use crate::gpu_types::ParticleSimPush;
 use crate::passes::particle_ribbons::{RibbonBuffers, RibbonPass};
 use crate::shaders;
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
-use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::pipeline::{ComputePipeline, Groups};
+use crate::vk::recorder::{Access, Recorder};
 use crate::vk::resource::Buffer;
 
 /// The emission pass's name: debug label, timer scope and pipeline name.
@@ -24,8 +25,6 @@ pub const EMIT: &str = "particles.emit";
 pub const UPDATE: &str = "particles.update";
 /// Threads per workgroup of both shaders.
 const WORKGROUP: u32 = 64;
-/// Storage buffers bound by both shaders (pool, dead, alive in/out, counters, emitters, bursts).
-const BINDINGS: [BindingKind; 7] = [BindingKind::StorageBuffer; 7];
 
 /// The buffers one frame of simulation binds, in binding order.
 #[derive(Clone, Copy)]
@@ -50,28 +49,17 @@ pub struct SimBuffers<'r> {
 }
 
 impl<'r> SimBuffers<'r> {
-    /// The passes' uses in binding order, with the given accesses of (`alive_in`, `alive_out`).
-    fn uses(&self, [alive_in, alive_out]: [Access; 2]) -> [Use<'r>; 7] {
+    /// Both shaders' bindings (pool, dead, alive in/out, counters, emitters, bursts), with the
+    /// given accesses of (`alive_in`, `alive_out`).
+    fn bindings(&self, [alive_in, alive_out]: [Access; 2]) -> [Binding<'r>; 7] {
         [
-            Use::Buffer(self.pool, Access::ComputeWrite),
-            Use::Buffer(self.dead, Access::ComputeWrite),
-            Use::Buffer(self.alive_in, alive_in),
-            Use::Buffer(self.alive_out, alive_out),
-            Use::Buffer(self.counters, Access::ComputeWrite),
-            Use::Buffer(self.emitters, Access::ComputeRead),
-            Use::Buffer(self.bursts, Access::ComputeRead),
-        ]
-    }
-
-    fn binds(&self) -> [Bind<'r>; 7] {
-        [
-            Bind::Buffer(self.pool),
-            Bind::Buffer(self.dead),
-            Bind::Buffer(self.alive_in),
-            Bind::Buffer(self.alive_out),
-            Bind::Buffer(self.counters),
-            Bind::Buffer(self.emitters),
-            Bind::Buffer(self.bursts),
+            Binding::Storage(self.pool, Access::ComputeWrite),
+            Binding::Storage(self.dead, Access::ComputeWrite),
+            Binding::Storage(self.alive_in, alive_in),
+            Binding::Storage(self.alive_out, alive_out),
+            Binding::Storage(self.counters, Access::ComputeWrite),
+            Binding::Storage(self.emitters, Access::ComputeRead),
+            Binding::Storage(self.bursts, Access::ComputeRead),
         ]
     }
 }
@@ -87,10 +75,8 @@ impl ParticleSimPasses {
     /// Creates both pipelines.
     pub fn new(gpu: &Gpu) -> Result<Self> {
         let push = std::mem::size_of::<ParticleSimPush>() as u32;
-        let emit =
-            gpu.create_compute_pipeline(EMIT, shaders::PASSES_PARTICLE_SIM_EMIT_COMP, &BINDINGS, push)?;
-        let update =
-            gpu.create_compute_pipeline(UPDATE, shaders::PASSES_PARTICLE_SIM_UPDATE_COMP, &BINDINGS, push)?;
+        let emit = gpu.create_compute_pipeline(EMIT, shaders::PASSES_PARTICLE_SIM_EMIT_COMP, push)?;
+        let update = gpu.create_compute_pipeline(UPDATE, shaders::PASSES_PARTICLE_SIM_UPDATE_COMP, push)?;
         Ok(ParticleSimPasses { emit, update, ribbons: RibbonPass::new(gpu)? })
     }
 
@@ -98,12 +84,10 @@ impl ParticleSimPasses {
     /// update of every alive particle (at most `push.counts.w`, the capacity), the ribbon parents.
     pub fn record(&self, rec: &mut Recorder<'_>, bufs: &SimBuffers<'_>, push: &ParticleSimPush) {
         // Emission appends to the current list (and thread 0 empties the other).
-        let emit_uses = bufs.uses([Access::ComputeWrite, Access::ComputeRead]);
+        let emit = bufs.bindings([Access::ComputeWrite, Access::ComputeRead]);
         // At least one group: thread 0 empties the other alive list even when nothing is emitted.
-        let emit_groups = push.counts[1].div_ceil(WORKGROUP).max(1);
-        rec.pass(EMIT, &emit_uses, |rec| {
-            rec.dispatch(&self.emit, &bufs.binds(), bytemuck::bytes_of(push), [emit_groups, 1, 1]);
-        });
+        let emit_groups = Groups::Direct([push.counts[1].div_ceil(WORKGROUP).max(1), 1, 1]);
+        rec.compute(EMIT, &self.emit, &emit, bytemuck::bytes_of(push), emit_groups);
         let ribbons = bufs.ribbons.map(|[keys, parent, tail]| RibbonBuffers {
             pool: bufs.pool,
             alive: bufs.alive_in,
@@ -117,11 +101,9 @@ impl ParticleSimPasses {
             self.ribbons.record_birth(rec, r);
         }
         // The update reads the current list and writes the survivors into the other.
-        let update_uses = bufs.uses([Access::ComputeRead, Access::ComputeWrite]);
-        let update_groups = push.counts[3].div_ceil(WORKGROUP).max(1);
-        rec.pass(UPDATE, &update_uses, |rec| {
-            rec.dispatch(&self.update, &bufs.binds(), bytemuck::bytes_of(push), [update_groups, 1, 1]);
-        });
+        let update = bufs.bindings([Access::ComputeRead, Access::ComputeWrite]);
+        let update_groups = Groups::Direct([push.counts[3].div_ceil(WORKGROUP).max(1), 1, 1]);
+        rec.compute(UPDATE, &self.update, &update, bytemuck::bytes_of(push), update_groups);
         if let Some(r) = &ribbons {
             self.ribbons.record_parents(rec, r);
         }

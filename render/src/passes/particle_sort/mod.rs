@@ -12,9 +12,10 @@ use crate::error::Result;
 use crate::gpu_types::ParticleSortPush;
 use crate::particles_gpu::GpuParticles;
 use crate::shaders;
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
-use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::pipeline::{ComputePipeline, Groups};
+use crate::vk::recorder::{Access, Recorder};
 use crate::vk::resource::{Buffer, BufferDesc, MemoryLocation};
 
 /// The pass name (its steps are `particles.sort.keys`, `particles.sort.step`,
@@ -24,8 +25,6 @@ pub const NAME: &str = "particles.sort";
 const WORKGROUP: u32 = 64;
 /// Bytes per (key, index) pair.
 const PAIR_BYTES: u64 = 8;
-/// Pool, visible list, draw arguments, keys.
-const BINDINGS: [BindingKind; 4] = [BindingKind::StorageBuffer; 4];
 const MODE_KEYS: u32 = 0;
 const MODE_STEP: u32 = 1;
 const MODE_WRITE: u32 = 2;
@@ -41,8 +40,7 @@ impl ParticleSortPass {
     /// Creates the pipeline and `particles.sort.keys` for a pool of `capacity` particles.
     pub fn new(gpu: &Gpu, capacity: u32) -> Result<Self> {
         let push = std::mem::size_of::<ParticleSortPush>() as u32;
-        let pipeline =
-            gpu.create_compute_pipeline(NAME, shaders::PASSES_PARTICLE_SORT_SORT_COMP, &BINDINGS, push)?;
+        let pipeline = gpu.create_compute_pipeline(NAME, shaders::PASSES_PARTICLE_SORT_SORT_COMP, push)?;
         let padded = capacity.max(2).next_power_of_two();
         let keys = gpu.create_buffer(&BufferDesc {
             name: "particles.sort.keys",
@@ -56,17 +54,11 @@ impl ParticleSortPass {
     /// Records the sort of `particles.visible` (after `particles.cull`) for a camera at `camera`
     /// looking along `forward`.
     pub fn record(&self, rec: &mut Recorder<'_>, particles: &GpuParticles, camera: Vec3, forward: Vec3) {
-        let binds = [
-            Bind::Buffer(&particles.pool),
-            Bind::Buffer(&particles.visible),
-            Bind::Buffer(&particles.draw_args),
-            Bind::Buffer(&self.keys),
-        ];
-        let uses = [
-            Use::Buffer(&particles.pool, Access::ComputeRead),
-            Use::Buffer(&particles.visible, Access::ComputeWrite),
-            Use::Buffer(&particles.draw_args, Access::ComputeRead),
-            Use::Buffer(&self.keys, Access::ComputeWrite),
+        let bindings = [
+            Binding::Storage(&particles.pool, Access::ComputeRead),
+            Binding::Storage(&particles.visible, Access::ComputeWrite),
+            Binding::Storage(&particles.draw_args, Access::ComputeRead),
+            Binding::Storage(&self.keys, Access::ComputeWrite),
         ];
         let mut push = ParticleSortPush {
             camera: camera.extend(0.0).to_array(),
@@ -76,9 +68,14 @@ impl ParticleSortPass {
         let all = self.padded.div_ceil(WORKGROUP);
         let half = (self.padded / 2).div_ceil(WORKGROUP);
         let run = |rec: &mut Recorder<'_>, what: &str, push: &ParticleSortPush, groups: u32| {
-            rec.pass(&crate::names::resource(NAME, what), &uses, |rec| {
-                rec.dispatch(&self.pipeline, &binds, bytemuck::bytes_of(push), [groups, 1, 1]);
-            });
+            let name = crate::names::resource(NAME, what);
+            rec.compute(
+                &name,
+                &self.pipeline,
+                &bindings,
+                bytemuck::bytes_of(push),
+                Groups::Direct([groups, 1, 1]),
+            );
         };
         run(rec, "keys", &push, all);
         for (j, k) in bitonic_steps(self.padded) {

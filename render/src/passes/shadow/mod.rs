@@ -6,10 +6,10 @@ use ash::vk;
 use crate::error::Result;
 use crate::gpu_types::DrawPush;
 use crate::shaders;
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
 use crate::vk::graphics::{Attachment, Blend, GraphicsDesc, GraphicsPipeline, VertexLayout};
-use crate::vk::pipeline::{Bind, BindingKind};
-use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::recorder::{Access, Recorder};
 use crate::world::{World, VERTEX_BYTES};
 
 /// The pass name.
@@ -41,7 +41,6 @@ impl ShadowPass {
             name: NAME,
             vertex: shaders::PASSES_SHADOW_SHADOW_VERT,
             fragment: None,
-            bindings: &[BindingKind::StorageBuffer, BindingKind::StorageBuffer],
             push_size: std::mem::size_of::<DrawPush>() as u32,
             vertex_layout: Some(vertex_layout(false)),
             color_formats: &[],
@@ -57,9 +56,9 @@ impl ShadowPass {
 
     /// Renders every layer of `world.shadow_atlas` (shadow views must be written for this frame).
     pub fn record(&self, rec: &mut Recorder<'_>, world: &World) -> Result<()> {
-        let reads = [
-            Use::Buffer(&world.objects, Access::VertexRead),
-            Use::Buffer(&world.shadow_views, Access::VertexRead),
+        let bindings = [
+            Binding::Storage(&world.objects, Access::VertexRead),
+            Binding::Storage(&world.shadow_views, Access::VertexRead),
         ];
         for layer in 0..world.shadow_layers.len() as u32 {
             let depth = Attachment {
@@ -69,9 +68,8 @@ impl ShadowPass {
                 }),
                 layer: Some(layer),
             };
-            rec.render(NAME, &[], Some(depth), &reads, |rec| {
-                let binds = [Bind::Buffer(&world.objects), Bind::Buffer(&world.shadow_views)];
-                rec.bind_graphics(&self.pipeline, &binds, bytemuck::bytes_of(&DrawPush::default()));
+            rec.render(NAME, &[], Some(depth), &bindings, &[], |rec| {
+                rec.bind_graphics(&self.pipeline, &bindings, bytemuck::bytes_of(&DrawPush::default()));
                 rec.set_depth_bias(DEPTH_BIAS_CONSTANT, DEPTH_BIAS_SLOPE);
                 rec.bind_mesh(&world.vertices, &world.indices);
                 for d in &world.draws {

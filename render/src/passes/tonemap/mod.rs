@@ -7,9 +7,10 @@ use ash::vk;
 use crate::error::Result;
 use crate::gpu_types::{TonemapBloom, TonemapPush};
 use crate::shaders;
+use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::pipeline::{Bind, BindingKind, ComputePipeline};
-use crate::vk::recorder::{Access, Recorder, Use};
+use crate::vk::pipeline::{ComputePipeline, Groups};
+use crate::vk::recorder::{Access, Recorder};
 use crate::vk::resource::Image;
 
 /// The pass name.
@@ -38,7 +39,6 @@ impl TonemapPass {
         let pipeline = gpu.create_compute_pipeline(
             NAME,
             shaders::PASSES_TONEMAP_TONEMAP_COMP,
-            &[BindingKind::StorageImage, BindingKind::StorageImage, BindingKind::SampledImage],
             (std::mem::size_of::<TonemapPush>() + std::mem::size_of::<TonemapBloom>()) as u32,
         )?;
         Ok(TonemapPass { pipeline })
@@ -51,19 +51,12 @@ impl TonemapPass {
         let bloom_push = TonemapBloom { strength: bloom.strength, ..Default::default() };
         let mut bytes = bytemuck::bytes_of(&push).to_vec();
         bytes.extend_from_slice(bytemuck::bytes_of(&bloom_push));
-        let uses = [
-            Use::Image(hdr, Access::ComputeRead),
-            Use::Image(ldr, Access::ComputeWrite),
-            Use::Image(bloom.image, Access::ComputeSampled),
+        let bindings = [
+            Binding::StorageImage(hdr, Access::ComputeRead),
+            Binding::StorageImage(ldr, Access::ComputeWrite),
+            Binding::Sampled(bloom.image, bloom.sampler, Access::ComputeSampled),
         ];
-        rec.pass(NAME, &uses, |rec| {
-            let ro = vk::ImageLayout::SHADER_READ_ONLY_OPTIMAL;
-            let binds = [
-                Bind::StorageImage(hdr),
-                Bind::StorageImage(ldr),
-                Bind::Sampled(bloom.image, bloom.sampler, ro),
-            ];
-            rec.dispatch(&self.pipeline, &binds, &bytes, [w.div_ceil(TILE), h.div_ceil(TILE), 1]);
-        });
+        let groups = Groups::Direct([w.div_ceil(TILE), h.div_ceil(TILE), 1]);
+        rec.compute(NAME, &self.pipeline, &bindings, &bytes, groups);
     }
 }
