@@ -10,8 +10,8 @@
 
 pub mod cli;
 pub mod error;
+pub mod fog_gpu;
 pub mod frame;
-pub mod froxel;
 pub mod gpu_types;
 pub mod input;
 pub mod names;

@@ -14,7 +14,7 @@
 //!   serial of its newest particle ([`crate::passes::particle_ribbons`]);
 //! - `particles.visible` / `particles.draw_args`: the frustum-culled pool indices and their
 //!   `VkDrawIndirectCommand` (one 6-vertex instance per visible particle), written by
-//!   `particles.cull` ([`GpuParticles::record_cull`]) for the billboards.
+//!   `particles.cull` ([`crate::frame::particles::record_cull`]) for the billboards.
 //!
 //! Per frame the CPU works per source only ([`GpuParticles::prepare`]): the burst clocks with the
 //! viewer's budget and distance throttle ([`particles::gpu::BurstScheduler`]) and one emitter
@@ -38,7 +38,7 @@
 //! cannot continue that tail: none of the old particles is alive to precede its first one.)
 
 use ash::vk;
-use glam::{Quat, Vec3, Vec4};
+use glam::{Quat, Vec3};
 use particles::gpu::{step_dt, Burst, BurstScheduler, ScheduledSource, MAX_BURSTS_PER_SOURCE_FRAME};
 use particles::sim::{Camera, SourceDesc, SourceId, HARD_MAX_PARTICLES};
 use particles::{PartSysData, PatternKind};
@@ -47,9 +47,8 @@ use crate::error::{RenderError, Result};
 use crate::gpu_types::{
     GpuBurst, GpuDrawIndirect, GpuEmitter, GpuParticle, GpuParticleCounters, ParticleSimPush,
 };
+use crate::passes::billboards::pipeline::pair_code;
 use crate::passes::particle_ribbons;
-use crate::passes::particle_sim::cull::{CullBuffers, ParticleCullPass};
-use crate::passes::particle_sim::{ParticleSimPasses, SimBuffers};
 use crate::vk::context::Gpu;
 use crate::vk::recorder::{Access, Recorder, Use};
 use crate::vk::resource::{Buffer, BufferDesc, MemoryLocation};
@@ -149,7 +148,7 @@ pub struct GpuParticles {
     /// `particles.ribbon_parent`: per slot, the parent's slot or `u32::MAX` (ribbon particles).
     pub ribbon_parent: Buffer,
     /// `particles.ribbon_tail`.
-    ribbon_tail: Buffer,
+    pub ribbon_tail: Buffer,
     /// `particles.visible`.
     pub visible: Buffer,
     /// `particles.draw_args`.
@@ -264,7 +263,7 @@ impl GpuParticles {
 
     /// True while a slot holds a RIBBON source (a removed one's slot is kept until its particles
     /// are gone): `particles.ribbons` runs only then.
-    fn has_ribbons(&self) -> bool {
+    pub fn has_ribbons(&self) -> bool {
         self.sources.iter().any(|s| s.desc.sys.part.flags.contains(particles::PartFlags::RIBBON))
     }
 
@@ -333,7 +332,8 @@ impl GpuParticles {
     }
 
     /// CPU work of one frame: advances every source's burst clock by the clamped step and writes
-    /// this frame's emitters and bursts. Call once per frame, before [`GpuParticles::record`].
+    /// this frame's emitters and bursts. Call once per frame, before the frame's simulation is recorded
+    /// ([`crate::frame::particles::record_simulation`]).
     pub fn prepare(&mut self, frame_dt: f32) -> FramePlan {
         if std::mem::take(&mut self.readback_pending) {
             let c: GpuParticleCounters = bytemuck::pod_read_unaligned(&self.readback.read());
@@ -370,32 +370,22 @@ impl GpuParticles {
         self.plan
     }
 
-    /// Records the frame [`GpuParticles::prepare`] scheduled (`particles.emit`, then
-    /// `particles.update`) and swaps the alive lists. The submission must complete before the next
-    /// `prepare` (as `Gpu::submit` guarantees).
-    pub fn record(&mut self, rec: &mut Recorder<'_>, passes: &ParticleSimPasses) {
+    /// The simulation's push constants for the frame [`GpuParticles::prepare`] scheduled.
+    pub fn sim_push(&self) -> ParticleSimPush {
         let (seed_lo, seed_hi) = particles::sim::rng::split_seed(self.desc.seed);
-        let push = ParticleSimPush {
+        ParticleSimPush {
             counts: [self.current as u32, self.plan.candidates, self.plan.bursts, self.desc.capacity],
             wind_dt: [self.wind.x, self.wind.y, self.wind.z, self.plan.dt],
             seed: [seed_lo, seed_hi, 0, 0],
             budget: [self.plan.share, 0.0, 0.0, 0.0],
-        };
-        let bufs = SimBuffers {
-            pool: &self.pool,
-            dead: &self.dead,
-            alive_in: &self.alive[self.current],
-            alive_out: &self.alive[1 - self.current],
-            counters: &self.counters,
-            emitters: &self.emitters,
-            bursts: &self.bursts,
-            ribbons: self.has_ribbons().then_some([
-                &self.ribbon_keys,
-                &self.ribbon_parent,
-                &self.ribbon_tail,
-            ]),
-        };
-        passes.record(rec, &bufs, &push);
+        }
+    }
+
+    /// After the frame's `particles.emit` and `particles.update` are recorded (by the frame layer,
+    /// [`crate::frame::particles::record_simulation`]): copies the counters into
+    /// `particles.counters.readback` for the next [`GpuParticles::prepare`] and swaps the alive
+    /// lists. The submission must complete before the next `prepare` (as `Gpu::submit` guarantees).
+    pub fn finish_record(&mut self, rec: &mut Recorder<'_>) {
         let uses = [
             Use::Buffer(&self.counters, Access::TransferRead),
             Use::Buffer(&self.readback, Access::TransferWrite),
@@ -409,28 +399,10 @@ impl GpuParticles {
         self.plan = FramePlan::default();
     }
 
-    /// One whole frame in its own submission: [`GpuParticles::prepare`], record, submit, wait.
-    pub fn step(&mut self, gpu: &mut Gpu, passes: &ParticleSimPasses, frame_dt: f32) -> Result<FramePlan> {
-        let plan = self.prepare(frame_dt);
-        gpu.submit(|rec| {
-            self.record(rec, passes);
-            Ok(())
-        })?;
-        Ok(plan)
-    }
-
-    /// Records `particles.cull` of the current particles against `planes` (world space, normals
-    /// inside, as [`crate::passes::particle_sim::cull::frustum_planes`] gives): afterwards
-    /// `particles.visible` and `particles.draw_args` hold this frame's billboard list.
-    pub fn record_cull(&self, rec: &mut Recorder<'_>, pass: &ParticleCullPass, planes: &[Vec4; 6]) {
-        let bufs = CullBuffers {
-            pool: &self.pool,
-            alive: &self.alive[self.current],
-            counters: &self.counters,
-            visible: &self.visible,
-            draw_args: &self.draw_args,
-        };
-        pass.record(rec, &bufs, self.current as u32, self.desc.capacity, planes);
+    /// The buffers of the current particles: the pool, the alive list holding them and the
+    /// counters (what the brick passes read of their carriers).
+    pub fn live_buffers(&self) -> [&Buffer; 3] {
+        [&self.pool, &self.alive[self.current], &self.counters]
     }
 
     /// Reads the draw arguments back (tests; it waits for the GPU).
@@ -521,11 +493,6 @@ fn ribbon_buffers(gpu: &mut Gpu, desc: &ParticlePoolDesc) -> Result<[Buffer; 3]>
     let tail = storage(gpu, "particles.ribbon_tail", tail_words as u64 * INDEX_BYTES, gpu_only)?;
     gpu.upload(&tail, bytemuck::cast_slice(&vec![u32::MAX; tail_words]))?;
     Ok([keys, parent, tail])
-}
-
-/// The packed code of a legacy blend pair as particles and emitters carry it (`src | dst << 8`).
-pub fn pair_code((src, dst): (u8, u8)) -> u32 {
-    u32::from(src) | (u32::from(dst) << 8)
 }
 
 /// The pattern kind as the shader's code: 0 drop, 1 explode, 2 angle, 3 cone.

@@ -10,8 +10,9 @@ use fog::froxel::{integrate_column, Medium, Slices};
 use glam::{Vec2, Vec3};
 use pf_tests::frame::{render_scene, temp_dir, Frame};
 use pf_tests::gpu_test;
+use render::fog_gpu::froxel::{FroxelFog, FroxelGrid, FROXEL_NEAR_M};
+use render::frame::fog::{fog_volumes, height_fog};
 use render::frame::HostRenderer;
-use render::froxel::{FroxelFog, FroxelGrid, FROXEL_NEAR_M};
 use render::passes::froxel_integrate::FroxelIntegratePass;
 use render::scene::{parse, Scene};
 use render::view::CameraView;
@@ -37,9 +38,9 @@ fn gpu_integration_matches_the_cpu_twin() {
         let scene =
             parse("[camera]\nposition = [0.0, 0.0, 2.0]\ntarget = [1.0, 8.0, 1.0]\n", &dir.join("t.toml"))?;
         let grid = FroxelGrid { dims: [12, 7, 24], far_m: 40.0 };
-        let mut fog = FroxelFog::new(gpu, &scene, grid)?;
+        let mut fog = FroxelFog::new(gpu, &fog_volumes(&scene), grid)?;
         let view = view_of(&scene);
-        fog.begin_frame(&scene, &view, 0.0);
+        fog.begin_frame(&height_fog(&scene), &view, 0.0);
         let [gw, gh, gd] = grid.dims;
         // Synthetic media, quantised to halves as the GPU stores them.
         let texel = |x: u32, y: u32, s: u32| -> ([f32; 4], [f32; 4]) {

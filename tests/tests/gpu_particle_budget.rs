@@ -13,6 +13,7 @@ use particles::sim::{Camera, SimConfig, Simulation, SourceDesc, INITIAL_BURST_SH
 use particles::types::pattern;
 use particles::PartSysData;
 use pf_tests::gpu_test;
+use render::frame::particles::simulate_frame;
 use render::particles_gpu::{GpuParticles, ParticlePoolDesc};
 use render::passes::particle_sim::ParticleSimPasses;
 use render::Gpu;
@@ -55,7 +56,7 @@ impl Twin {
     fn step_in_parity(&mut self, gpu: &mut Gpu) -> anyhow::Result<u32> {
         let share = self.cpu.burst_share();
         let stats = self.cpu.step(DT);
-        let plan = self.pool.step(gpu, &self.passes, DT)?;
+        let plan = simulate_frame(gpu, &mut self.pool, &self.passes, DT)?;
         assert_eq!(plan.share, share, "share of frame {}", stats.frame);
         let gpu_keys: BTreeSet<(u32, u32)> =
             self.pool.read_live(gpu)?.iter().map(|p| (p.ids[0], p.ids[1])).collect();
@@ -145,7 +146,7 @@ fn the_particle_limit_holds_and_follows_a_live_change_of_the_setting() {
         // it by at most one frame's bursts (two per frame at this rate and step).
         let mut peak = 0;
         for _ in 0..60 {
-            twin.pool.step(gpu, &twin.passes, DT)?;
+            simulate_frame(gpu, &mut twin.pool, &twin.passes, DT)?;
             let live = twin.pool.read_live_count(gpu)?;
             assert!(live <= 200 + 2 * burst, "{live} live over a limit of 200");
             peak = peak.max(live);
@@ -154,13 +155,13 @@ fn the_particle_limit_holds_and_follows_a_live_change_of_the_setting() {
         twin.pool.set_budget(Some(1500));
         let mut raised = 0;
         for _ in 0..90 {
-            twin.pool.step(gpu, &twin.passes, DT)?;
+            simulate_frame(gpu, &mut twin.pool, &twin.passes, DT)?;
             raised = raised.max(twin.pool.read_live_count(gpu)?);
         }
         assert!(raised > 200 + 2 * burst, "raising the setting let no more particles live ({raised})");
         twin.pool.set_budget(Some(50));
         for _ in 0..90 {
-            twin.pool.step(gpu, &twin.passes, DT)?;
+            simulate_frame(gpu, &mut twin.pool, &twin.passes, DT)?;
         }
         let live = twin.pool.read_live_count(gpu)?;
         assert!(live <= 50 + 2 * burst, "{live} live two lifetimes after lowering the limit to 50");

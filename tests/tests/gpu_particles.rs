@@ -12,6 +12,7 @@ use particles::sim::{Particle, SimConfig, Simulation, SourceDesc, SourceId};
 use particles::types::pattern;
 use particles::{PartFlags, PartSysData, SysFlags};
 use pf_tests::gpu_test;
+use render::frame::particles::{record_cull, record_simulation, simulate_frame};
 use render::gpu_types::GpuParticle;
 use render::particles_gpu::{GpuParticles, ParticlePoolDesc, MAX_CAPACITY};
 use render::passes::particle_sim::cull::{frustum_planes, sphere_visible, ParticleCullPass};
@@ -70,7 +71,7 @@ impl Twin {
     /// One frame on both sides; the live counts must be equal.
     fn step(&mut self, gpu: &mut Gpu, dt: f32) -> anyhow::Result<u32> {
         let stats = self.cpu.step(dt);
-        self.pool.step(gpu, &self.passes, dt)?;
+        simulate_frame(gpu, &mut self.pool, &self.passes, dt)?;
         let live = self.pool.read_live_count(gpu)?;
         assert_eq!(live, stats.live, "live count in frame {}", stats.frame);
         Ok(live)
@@ -430,7 +431,7 @@ fn a_full_pool_refuses_candidates_without_corrupting_its_lists() {
         pool.add_source(source(system(pattern::EXPLODE, 0.05, 40, 0.4), Vec3::new(1.0, 1.0, 1.0)))?;
         pool.add_source(source(system(pattern::DROP, 0.1, 30, 0.25), Vec3::new(2.0, 1.0, 1.0)))?;
         for frame in 0..24 {
-            pool.step(gpu, &passes, DT)?;
+            simulate_frame(gpu, &mut pool, &passes, DT)?;
             let c = pool.read_counters(gpu)?;
             let alive = pool.read_live_indices(gpu)?;
             let dead = pool.read_dead(gpu)?;
@@ -486,8 +487,8 @@ fn the_cull_lists_exactly_the_particles_whose_billboards_touch_the_frustum() {
         for frame in 0..12 {
             let plan = pool.prepare(DT);
             gpu.submit(|rec| {
-                pool.record(rec, &passes);
-                pool.record_cull(rec, &cull, &planes);
+                record_simulation(rec, &mut pool, &passes);
+                record_cull(rec, &pool, &cull, &planes);
                 Ok(())
             })?;
             assert!(plan.candidates > 0 || frame > 0);
@@ -537,7 +538,7 @@ fn a_removed_source_slot_takes_a_new_source_once_its_particles_are_gone() {
         }
         for _ in 0..5 {
             cpu.step(DT);
-            pool.step(gpu, &passes, DT)?;
+            simulate_frame(gpu, &mut pool, &passes, DT)?;
         }
         assert!(cpu.remove_source(SourceId(0)) && pool.remove_source(SourceId(0)));
         let c = source(system(pattern::EXPLODE, 0.05, 4, 1.0), Vec3::new(1.0, 2.0, 30.0));
@@ -545,14 +546,14 @@ fn a_removed_source_slot_takes_a_new_source_once_its_particles_are_gone() {
         // A's last particles die LIFE after its removal; the slot is free one clamped step later.
         for _ in 0..((LIFE + 0.1) / DT) as usize + 2 {
             cpu.step(DT);
-            pool.step(gpu, &passes, DT)?;
+            simulate_frame(gpu, &mut pool, &passes, DT)?;
         }
         assert_eq!(pool.add_source(c)?, SourceId(0), "C takes A's slot");
         let c_id = cpu.add_source(c);
         assert_eq!(c_id, SourceId(2), "the reference numbers C third: its random stream");
         for _ in 0..12 {
             let stats = cpu.step(DT);
-            pool.step(gpu, &passes, DT)?;
+            simulate_frame(gpu, &mut pool, &passes, DT)?;
             assert_eq!(pool.read_live_count(gpu)?, stats.live);
         }
         // C's particles (slot 0 on the GPU) are the reference's source-2 particles, draw for draw.

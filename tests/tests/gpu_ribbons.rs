@@ -10,6 +10,7 @@ use particles::types::pattern;
 use particles::{PartFlags, PartSysData};
 use pf_tests::frame::{temp_dir, Frame};
 use pf_tests::gpu_test;
+use render::frame::particles::simulate_frame;
 use render::frame::HostRenderer;
 use render::gpu_types::GpuParticle;
 use render::particles_gpu::{GpuParticles, ParticleBudget, ParticlePoolDesc};
@@ -47,7 +48,7 @@ impl Twin {
 
     fn step(&mut self, gpu: &mut Gpu) -> anyhow::Result<()> {
         let stats = self.cpu.step(DT);
-        self.pool.step(gpu, &self.passes, DT)?;
+        simulate_frame(gpu, &mut self.pool, &self.passes, DT)?;
         assert_eq!(self.pool.read_live_count(gpu)?, stats.live, "live count in frame {}", stats.frame);
         Ok(())
     }

@@ -98,7 +98,7 @@ fn the_exported_grid_holds_the_carriers_mass_at_its_centroid() {
                 &["RenderVKParticleFog=true", &format!("RenderVKParticleFogVoxelSize={voxel}")],
             )?;
             let r = run(gpu, &scene, &settings, 60, 1)?;
-            let (pf, sp) = (r.particle_fog.as_ref().expect("fog"), r.particles.as_ref().expect("particles"));
+            let (pf, sp) = (r.fog.bricks.as_ref().expect("fog"), r.particles.as_ref().expect("particles"));
             let field = read_field(gpu, pf)?;
             let mut by_id = vec![render::gpu_types::GpuFogSource::default(); sp.ids.len()];
             for (id, s) in sp.ids.iter().zip(sp.systems.gpu_sources(&settings)) {
@@ -132,10 +132,10 @@ fn switching_the_toggle_off_frees_every_brick_and_leaves_the_frame_as_without_it
             r.simulate(gpu, &scene, &on, f as f32 / FPS)?;
         }
         r.render(gpu, &mut world, &scene, &on, 40.0 / FPS)?;
-        assert!(r.particle_fog.is_some());
+        assert!(r.fog.bricks.is_some());
         assert!(gpu.live_allocations().iter().any(|n| n.starts_with("fog.bricks.")));
         r.render(gpu, &mut world, &scene, &off, 41.0 / FPS)?;
-        assert!(r.particle_fog.is_none() && r.fog_stats().is_none());
+        assert!(r.fog.bricks.is_none() && r.fog_stats().is_none());
         let left: Vec<String> =
             gpu.live_allocations().into_iter().filter(|n| n.starts_with("fog.bricks.")).collect();
         assert!(left.is_empty(), "brick memory left allocated: {left:?}");

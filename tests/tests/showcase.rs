@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use fog::froxel::Slices;
 use glam::Vec3;
 use pf_tests::gpu_test;
+use render::fog_gpu::froxel::FROXEL_NEAR_M;
 use render::frame::HostRenderer;
-use render::froxel::FROXEL_NEAR_M;
 use render::scene::load;
 use render::view::CameraView;
 use render::vk::conv::f16_to_f32;
@@ -30,7 +30,7 @@ fn dust_sunbeams_shafts_are_brighter_than_the_fog_beside_them() {
         let mut renderer = HostRenderer::new(gpu, W, H)?;
         // One frame: no history; each froxel holds the mean of its 4 jittered samples.
         renderer.render(gpu, &mut world, &scene, &settings, 0.0)?;
-        let fog = renderer.fog.as_ref().expect("volumetric fog is on by default");
+        let fog = renderer.fog.froxel.as_ref().expect("volumetric fog is on by default");
         let texels: Vec<u16> = bytemuck::cast_slice(&gpu.read_image(fog.hist_out())?).to_vec();
         let [gx, gy, gz] = fog.grid.dims;
         let slices = Slices { count: gz, near_m: FROXEL_NEAR_M, far_m: fog.grid.far_m };

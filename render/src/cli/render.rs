@@ -220,7 +220,7 @@ fn export_density(
         near: crate::view::CAMERA_NEAR_M,
         far: crate::view::CAMERA_FAR_M,
     };
-    let (field, carriers) = match (&renderer.particle_fog, &renderer.particles) {
+    let (field, carriers) = match (&renderer.fog.bricks, &renderer.particles) {
         (Some(pf), Some(sp)) => {
             let sources = sp.systems.gpu_sources(settings);
             let by_id = source_table(sp, &sources);
@@ -235,7 +235,7 @@ fn export_density(
 
 /// The per-source inputs indexed by source id (sources are added in scene order).
 fn source_table(
-    sp: &crate::frame::SceneParticles,
+    sp: &crate::frame::particles::SceneParticles,
     sources: &[crate::gpu_types::GpuFogSource],
 ) -> Vec<crate::gpu_types::GpuFogSource> {
     let n = sp.ids.iter().map(|id| id.0 as usize + 1).max().unwrap_or(0);

@@ -139,8 +139,8 @@ impl ParticleFog {
     /// Records the frame's allocation, splat, resolve and clear for the carriers of `particles`
     /// (after `particles.update`), with the per-source inputs `sources`.
     pub fn record(&self, rec: &mut Recorder<'_>, particles: &GpuParticles, sources: &Buffer) {
-        let alive = &particles.alive[particles.current_list()];
-        let inputs = [&particles.pool, alive, &particles.counters];
+        let inputs = particles.live_buffers();
+        let capacity = particles.desc().capacity;
         let p = &self.pool;
         rec.fill_buffer(&p.page, u32::MAX);
         let mut reset = vec![0u32; stats::words::COUNT];
@@ -152,7 +152,6 @@ impl ParticleFog {
         rec.update_buffer(&p.counters, &reset);
         rec.fill_buffer(&p.system_bricks, 0);
         let bindings = p.bindings(inputs, sources);
-        let capacity = particles.desc().capacity;
         let sizes = AllocSizes { slots: p.capacity, particles: capacity, requests: p.max_requests };
         self.alloc.record(rec, &bindings, sizes);
         self.splat.record(rec, &bindings, (&p.counters, &p.dispatch), capacity);

@@ -3,7 +3,7 @@
 //!
 //! Resources (named `fog.bricks.<what>`; bindings in `shaders/bricks.glsl`):
 //! - `constants` ([`BrickUniform`]), `sources` (one [`crate::gpu_types::GpuFogSource`] per source,
-//!   owned by [`crate::frame::SceneParticles`]);
+//!   owned by [`crate::frame::particles::SceneParticles`]);
 //! - `page`: [`fog::bricks::PAGE_ENTRIES`] entries (slot, `PAGE_NONE` or `PAGE_REQUESTED`), cleared
 //!   and refilled every frame (the clip windows follow the camera);
 //! - `slot_key` (world brick and level, level -1 when free), `slot_frame` (last frame used),

@@ -38,10 +38,9 @@ use std::collections::HashMap;
 use ash::vk;
 
 use crate::error::Result;
-use crate::froxel::FroxelFog;
+use crate::fog_gpu::froxel::FroxelFog;
 use crate::gpu_types::{BillboardPush, FogUniform, GpuDrawIndirect};
 use crate::particle_textures::ParticleTextures;
-use crate::particles_gpu::GpuParticles;
 use crate::passes::opaque::{lighting_bindings, IN_FRAGMENT};
 use crate::shaders;
 use crate::vk::binding::Binding;
@@ -53,10 +52,10 @@ use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
 use crate::vk::sampler::Samplers;
 use crate::world::World;
 use particles::types::blend as bf;
-use pipeline::{BillboardTarget, BlendPipelineDesc};
+use pipeline::{pair_code, BillboardTarget, BlendPipelineDesc};
 
-use crate::particles_gpu::pair_code;
 use crate::passes::particle_batch::{BatchPass, MAX_RUNS};
+use crate::passes::particle_sim::cull::VisibleParticles;
 
 /// The indirect draws of a frame as (pair, command buffer, byte offset): one per pair from
 /// `particles.draw_args`, or with batching [`MAX_RUNS`] slots of one command per pair each.
@@ -101,6 +100,17 @@ pub fn is_additive(pair: BlendPair) -> bool {
     pair.1 == bf::ONE
 }
 
+/// The particle buffers the billboards read.
+#[derive(Clone, Copy)]
+pub struct BillboardParticles<'r> {
+    /// The pool, the sorted visible list and its draw arguments.
+    pub visible: VisibleParticles<'r>,
+    /// `particles.ribbon_parent`: each ribbon particle's parent slot.
+    pub ribbon_parent: &'r Buffer,
+    /// `particles.emitters`: each source's constants.
+    pub emitters: &'r Buffer,
+}
+
 /// What one billboard pass draws from and into.
 pub struct BillboardInputs<'r> {
     /// Frame constants (`FrameUniform`).
@@ -109,8 +119,8 @@ pub struct BillboardInputs<'r> {
     pub world: &'r World,
     /// Samplers.
     pub samplers: &'r Samplers,
-    /// The particle pool after `particles.cull`.
-    pub particles: &'r GpuParticles,
+    /// The particles after `particles.cull` and `particles.sort`.
+    pub particles: BillboardParticles<'r>,
     /// The particle textures.
     pub textures: &'r ParticleTextures,
     /// `particles.fog_sources`: each source's particle-fog weight (its billboards' alpha is scaled by
@@ -212,8 +222,9 @@ impl BillboardsPass {
             };
             self.pipelines.insert((pair, target), pipeline::create(gpu, &desc)?);
         }
-        if pairs.len() > 1 && !self.batch.as_ref().is_some_and(|b| b.is_for(pairs)) {
-            self.batch = Some(BatchPass::new(gpu, pairs)?);
+        let codes: Vec<u32> = pairs.iter().copied().map(pair_code).collect();
+        if pairs.len() > 1 && !self.batch.as_ref().is_some_and(|b| b.is_for(&codes)) {
+            self.batch = Some(BatchPass::new(gpu, &codes)?);
         }
         Ok(())
     }
@@ -239,15 +250,17 @@ impl BillboardsPass {
             blend: [0; 4],
         };
         self.record_depth_copy(rec, inp.depth, inp.samplers.nearest_clamp, &push);
-        let batch = self.batch.as_ref().filter(|b| pairs.len() > 1 && b.is_for(pairs));
+        let codes: Vec<u32> = pairs.iter().copied().map(pair_code).collect();
+        let batch = self.batch.as_ref().filter(|b| pairs.len() > 1 && b.is_for(&codes));
         if pairs.len() > 1 && batch.is_none() {
             crate::error::bug(&format!("{NAME}: no batching prepared for pairs {pairs:?}"));
         }
         if let Some(b) = batch {
-            b.record(rec, inp.particles);
+            b.record(rec, &inp.particles.visible);
         }
-        let draws = draw_list(pairs, batch.map(|b| &b.commands).unwrap_or(&inp.particles.draw_args), batch);
-        let mut indirect = vec![Use::Buffer(&inp.particles.draw_args, Access::IndirectRead)];
+        let draw_args = inp.particles.visible.draw_args;
+        let draws = draw_list(pairs, batch.map_or(draw_args, |b| &b.commands), batch);
+        let mut indirect = vec![Use::Buffer(draw_args, Access::IndirectRead)];
         if let Some(b) = batch {
             indirect.push(Use::Buffer(&b.commands, Access::IndirectRead));
         }
@@ -308,8 +321,9 @@ impl BillboardsPass {
     ) -> Result<()> {
         let target = Attachment { image: ldr, clear: None, layer: None };
         let bindings = self.bindings(inp);
-        let indirect = [Use::Buffer(&inp.particles.draw_args, Access::IndirectRead)];
-        let draws = draw_list(hud_pairs, &inp.particles.draw_args, None);
+        let draw_args = inp.particles.visible.draw_args;
+        let indirect = [Use::Buffer(draw_args, Access::IndirectRead)];
+        let draws = draw_list(hud_pairs, draw_args, None);
         let mut push = BillboardPush { forward_soft: [0.0; 4], planes: [0.0; 4], blend: [0; 4] };
         rec.render(HUD_NAME, &[target], None, &bindings, &indirect, |rec| {
             self.issue_draws(rec, &bindings, &mut push, BillboardTarget::Hud, &draws);
@@ -330,16 +344,16 @@ impl BillboardsPass {
         let (p, s) = (inp.particles, inp.samplers);
         let mut bindings = lighting_bindings(inp.frame, inp.world, s, IN_FRAGMENT).to_vec();
         bindings.extend([
-            Binding::Storage(&p.pool, vertex),
-            Binding::Storage(&p.visible, vertex),
+            Binding::Storage(p.visible.pool, vertex),
+            Binding::Storage(p.visible.visible, vertex),
             Binding::Storage(&inp.textures.source_layers, vertex),
             Binding::Sampled(&inp.textures.image, s.linear_clamp, fragment),
             Binding::Uniform(fog_uniform),
             Binding::Sampled(fog_volume, s.linear_clamp, fragment),
             Binding::Sampled(&self.linear_depth, s.nearest_clamp, fragment),
             Binding::Sampled(&inp.textures.image, s.linear_repeat, fragment),
-            Binding::Storage(&p.ribbon_parent, vertex),
-            Binding::Storage(&p.emitters, vertex),
+            Binding::Storage(p.ribbon_parent, vertex),
+            Binding::Storage(p.emitters, vertex),
             Binding::Storage(inp.fog_sources, vertex),
             Binding::Sampled(inp.cloud.unwrap_or(&self.linear_depth), s.nearest_clamp, fragment),
         ]);

@@ -30,6 +30,12 @@ pub fn factor(value: u8) -> vk::BlendFactor {
     }
 }
 
+/// The packed code of a legacy blend pair as particles, emitters and the billboards' push
+/// constants carry it (`src | dst << 8`).
+pub fn pair_code((src, dst): (u8, u8)) -> u32 {
+    u32::from(src) | (u32::from(dst) << 8)
+}
+
 /// What a billboard pipeline is made of.
 pub struct BlendPipelineDesc<'a> {
     /// Pipeline name.

@@ -5,7 +5,7 @@
 use ash::vk;
 
 use crate::error::Result;
-use crate::froxel::FroxelFog;
+use crate::fog_gpu::froxel::FroxelFog;
 use crate::gpu_types::{FogMarchPush, FogUniform};
 use crate::particle_fog::pool::BrickPool;
 use crate::passes::opaque::{lighting_bindings, IN_COMPUTE};

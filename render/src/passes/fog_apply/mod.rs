@@ -1,7 +1,7 @@
 //! `fog.apply`: the integrated froxel fog over the opaque image, by depth (see the shader).
 
 use crate::error::Result;
-use crate::froxel::FroxelFog;
+use crate::fog_gpu::froxel::FroxelFog;
 use crate::shaders;
 use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;

@@ -2,7 +2,7 @@
 //! judging quality (`RenderVKVolumetricFogReference`; see the shader). Slow by design.
 
 use crate::error::Result;
-use crate::froxel::FroxelFog;
+use crate::fog_gpu::froxel::FroxelFog;
 use crate::passes::opaque::{lighting_bindings, IN_COMPUTE};
 use crate::shaders;
 use crate::vk::binding::Binding;

@@ -2,7 +2,7 @@
 //! shader); `fog.froxel_temporal` blends the result with the history.
 
 use crate::error::Result;
-use crate::froxel::FroxelFog;
+use crate::fog_gpu::froxel::FroxelFog;
 use crate::passes::opaque::{lighting_bindings, IN_COMPUTE};
 use crate::shaders;
 use crate::vk::binding::Binding;

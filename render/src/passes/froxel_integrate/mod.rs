@@ -1,7 +1,7 @@
 //! `fog.froxel_integrate`: front-to-back integration of every froxel column (see the shader).
 
 use crate::error::Result;
-use crate::froxel::FroxelFog;
+use crate::fog_gpu::froxel::FroxelFog;
 use crate::shaders;
 use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;

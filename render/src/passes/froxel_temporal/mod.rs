@@ -2,7 +2,7 @@
 //! clamped to the froxel neighbourhood (see the shader).
 
 use crate::error::Result;
-use crate::froxel::FroxelFog;
+use crate::fog_gpu::froxel::FroxelFog;
 use crate::shaders;
 use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;

@@ -8,7 +8,7 @@ use ash::vk;
 
 use crate::error::Result;
 use crate::gpu_types::{BatchPush, GpuDrawIndirect};
-use crate::particles_gpu::{pair_code, GpuParticles};
+use crate::passes::particle_sim::cull::VisibleParticles;
 use crate::shaders;
 use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
@@ -40,8 +40,9 @@ pub struct BatchPass {
 }
 
 impl BatchPass {
-    /// Creates the pipeline and buffers for the pipelines' `pairs` (in draw-pipeline order).
-    pub fn new(gpu: &Gpu, pairs: &[(u8, u8)]) -> Result<Self> {
+    /// Creates the pipeline and buffers for the pipelines' blend pairs, given as their packed codes
+    /// (`pairs`, in draw-pipeline order; see `billboards::pipeline::pair_code`).
+    pub fn new(gpu: &Gpu, pairs: &[u32]) -> Result<Self> {
         let push = std::mem::size_of::<BatchPush>() as u32;
         let pipeline = gpu.create_compute_pipeline(NAME, shaders::PASSES_PARTICLE_BATCH_BATCH_COMP, push)?;
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER;
@@ -61,7 +62,7 @@ impl BatchPass {
             storage | vk::BufferUsageFlags::INDIRECT_BUFFER,
             MemoryLocation::GpuOnly,
         )?;
-        let codes: Vec<u32> = pairs.iter().copied().map(pair_code).collect();
+        let codes = pairs.to_vec();
         let mut pairs_buf = buffer(
             "particles.batch.pairs",
             codes.len() as u64 * U32_BYTES,
@@ -72,23 +73,23 @@ impl BatchPass {
         Ok(BatchPass { pipeline, starts, commands, pairs_buf, pairs: codes })
     }
 
-    /// True when it was made for exactly these pairs.
-    pub fn is_for(&self, pairs: &[(u8, u8)]) -> bool {
-        self.pairs.iter().copied().eq(pairs.iter().copied().map(pair_code))
+    /// True when it was made for exactly these pairs (packed codes).
+    pub fn is_for(&self, pairs: &[u32]) -> bool {
+        self.pairs == pairs
     }
 
     /// Records the three steps over `particles.visible` (after `particles.sort`).
-    pub fn record(&self, rec: &mut Recorder<'_>, particles: &GpuParticles) {
+    pub fn record(&self, rec: &mut Recorder<'_>, particles: &VisibleParticles<'_>) {
         let bindings = [
-            Binding::Storage(&particles.pool, Access::ComputeRead),
-            Binding::Storage(&particles.visible, Access::ComputeRead),
-            Binding::Storage(&particles.draw_args, Access::ComputeRead),
+            Binding::Storage(particles.pool, Access::ComputeRead),
+            Binding::Storage(particles.visible, Access::ComputeRead),
+            Binding::Storage(particles.draw_args, Access::ComputeRead),
             Binding::Storage(&self.starts, Access::ComputeWrite),
             Binding::Storage(&self.commands, Access::ComputeWrite),
             Binding::Storage(&self.pairs_buf, Access::ComputeRead),
         ];
         let pipelines = self.pairs.len() as u32;
-        let list_groups = particles.desc().capacity.div_ceil(WORKGROUP);
+        let list_groups = particles.capacity.div_ceil(WORKGROUP);
         for (what, mode, groups) in
             [("reset", MODE_RESET, 1), ("starts", MODE_STARTS, list_groups), ("commands", MODE_COMMANDS, 1)]
         {

@@ -37,6 +37,19 @@ pub struct CullBuffers<'r> {
     pub draw_args: &'r Buffer,
 }
 
+/// What `particles.cull` leaves for the sort, the run batching and the billboards.
+#[derive(Clone, Copy)]
+pub struct VisibleParticles<'r> {
+    /// `particles.pool`.
+    pub pool: &'r Buffer,
+    /// `particles.visible`: pool indices of the visible particles.
+    pub visible: &'r Buffer,
+    /// `particles.draw_args`: a `VkDrawIndirectCommand` whose instance count is the visible count.
+    pub draw_args: &'r Buffer,
+    /// The pool's capacity (the most the visible list holds).
+    pub capacity: u32,
+}
+
 /// The cull pipeline.
 pub struct ParticleCullPass {
     pipeline: ComputePipeline,

@@ -10,7 +10,7 @@ use glam::Vec3;
 
 use crate::error::Result;
 use crate::gpu_types::ParticleSortPush;
-use crate::particles_gpu::GpuParticles;
+use crate::passes::particle_sim::cull::VisibleParticles;
 use crate::shaders;
 use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
@@ -53,11 +53,17 @@ impl ParticleSortPass {
 
     /// Records the sort of `particles.visible` (after `particles.cull`) for a camera at `camera`
     /// looking along `forward`.
-    pub fn record(&self, rec: &mut Recorder<'_>, particles: &GpuParticles, camera: Vec3, forward: Vec3) {
+    pub fn record(
+        &self,
+        rec: &mut Recorder<'_>,
+        particles: &VisibleParticles<'_>,
+        camera: Vec3,
+        forward: Vec3,
+    ) {
         let bindings = [
-            Binding::Storage(&particles.pool, Access::ComputeRead),
-            Binding::Storage(&particles.visible, Access::ComputeWrite),
-            Binding::Storage(&particles.draw_args, Access::ComputeRead),
+            Binding::Storage(particles.pool, Access::ComputeRead),
+            Binding::Storage(particles.visible, Access::ComputeWrite),
+            Binding::Storage(particles.draw_args, Access::ComputeRead),
             Binding::Storage(&self.keys, Access::ComputeWrite),
         ];
         let mut push = ParticleSortPush {

@@ -18,7 +18,6 @@ use glam::{Mat4, Vec3};
 
 use crate::error::Result;
 use crate::gpu_types::{FogUniform, GpuFogVolume};
-use crate::scene::{Scene, VolumeShape};
 use crate::view::{CameraView, CAMERA_FAR_M, CAMERA_NEAR_M};
 use crate::vk::context::Gpu;
 use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
@@ -29,6 +28,21 @@ pub const FROXEL_NEAR_M: f32 = 0.25;
 pub const FROXEL_FORMAT: vk::Format = vk::Format::R16G16B16A16_SFLOAT;
 /// The frame index the jitter sequences see wraps at this many frames (it travels as a float).
 const JITTER_PERIOD: u32 = 4096;
+
+/// The height fog's medium (the scene's `[fog]` block, as plain numbers).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct HeightFogMedium {
+    /// Extinction coefficient at `base_height_m`, 1/m.
+    pub density: f32,
+    /// Exponential falloff with height, 1/m.
+    pub falloff_per_m: f32,
+    /// Height of the reference level, m.
+    pub base_height_m: f32,
+    /// Single-scattering albedo, linear RGB.
+    pub albedo: Vec3,
+    /// Henyey-Greenstein asymmetry `g`.
+    pub anisotropy: f32,
+}
 
 /// Froxel grid size and range.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -62,8 +76,8 @@ pub struct FroxelFog {
 }
 
 impl FroxelFog {
-    /// Creates the grid and uploads the scene's fog volumes.
-    pub fn new(gpu: &mut Gpu, scene: &Scene, grid: FroxelGrid) -> Result<FroxelFog> {
+    /// Creates the grid and uploads the fog volumes (`volumes`, in the GPU form).
+    pub fn new(gpu: &mut Gpu, volumes: &[GpuFogVolume], grid: FroxelGrid) -> Result<FroxelFog> {
         let volume = |name: &str| {
             let [w, h, d] = grid.dims;
             gpu.create_image(&ImageDesc {
@@ -89,7 +103,7 @@ impl FroxelFog {
             usage: vk::BufferUsageFlags::UNIFORM_BUFFER,
             location: MemoryLocation::CpuToGpu,
         })?;
-        let mut gpu_volumes: Vec<GpuFogVolume> = scene.fog_volumes.iter().map(gpu_volume).collect();
+        let mut gpu_volumes = volumes.to_vec();
         let volume_count = gpu_volumes.len() as u32;
         if gpu_volumes.is_empty() {
             gpu_volumes.push(GpuFogVolume::default());
@@ -118,11 +132,11 @@ impl FroxelFog {
     }
 
     /// Writes this frame's constants (call between submissions) and flips the history.
-    pub fn begin_frame(&mut self, scene: &Scene, view: &CameraView, history_weight: f32) {
+    pub fn begin_frame(&mut self, medium: &HeightFogMedium, view: &CameraView, history_weight: f32) {
         self.slot = 1 - self.slot;
         let weight = if self.prev_clip_from_world.is_some() { history_weight } else { 0.0 };
         let prev = self.prev_clip_from_world.unwrap_or(view.clip_from_world);
-        let constants = fog_uniform(scene, view, self.grid, prev, self.frame, weight, self.volume_count);
+        let constants = fog_uniform(medium, view, self.grid, prev, self.frame, weight, self.volume_count);
         self.uniform.write(0, bytemuck::bytes_of(&constants));
         self.prev_clip_from_world = Some(view.clip_from_world);
         self.frame = self.frame.wrapping_add(1);
@@ -139,20 +153,8 @@ impl FroxelFog {
     }
 }
 
-fn gpu_volume(v: &crate::scene::FogVolume) -> GpuFogVolume {
-    let (kind, extent) = match v.shape {
-        VolumeShape::Box { half_extents } => (0.0, half_extents),
-        VolumeShape::Sphere { radius } => (1.0, Vec3::splat(radius)),
-    };
-    GpuFogVolume {
-        center_kind: v.center.extend(kind).to_array(),
-        extent_density: extent.extend(v.density).to_array(),
-        albedo: v.albedo.extend(0.0).to_array(),
-    }
-}
-
 fn fog_uniform(
-    scene: &Scene,
+    hf: &HeightFogMedium,
     view: &CameraView,
     grid: FroxelGrid,
     prev: Mat4,
@@ -160,7 +162,6 @@ fn fog_uniform(
     history_weight: f32,
     volume_count: u32,
 ) -> FogUniform {
-    let hf = &scene.height_fog;
     let [w, h, d] = grid.dims;
     FogUniform {
         prev_clip_from_world: prev.to_cols_array_2d(),
@@ -169,7 +170,7 @@ fn fog_uniform(
         up: view.up.extend(0.0).to_array(),
         grid: [w as f32, h as f32, d as f32, (frame % JITTER_PERIOD) as f32],
         slices: [FROXEL_NEAR_M, grid.far_m, (grid.far_m / FROXEL_NEAR_M).ln(), history_weight],
-        height_fog: [hf.density, hf.falloff, hf.base_height, hf.anisotropy],
+        height_fog: [hf.density, hf.falloff_per_m, hf.base_height_m, hf.anisotropy],
         fog_albedo: hf.albedo.extend(volume_count as f32).to_array(),
         camera_planes: [CAMERA_NEAR_M, CAMERA_FAR_M, 0.0, 0.0],
     }

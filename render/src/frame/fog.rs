@@ -1,0 +1,217 @@
+//! The fog of a frame, in one home ([`FrameFog`]): the fog passes, the froxel fog's resources and
+//! the particle fog's bricks, and the order the passes run in. The scene's fog becomes the plain
+//! inputs of [`crate::fog_gpu`] here ([`fog_volumes`], [`height_fog`]).
+//!
+//! Order: (particle fog, after `particles.update`: `fog.brick_age` -> `fog.brick_mark` ->
+//! `fog.brick_alloc` -> `fog.brick_splat` -> `fog.brick_splat.wide` -> `fog.brick_resolve` ->
+//! `fog.brick_clear`), then `fog.froxel_inject` -> `fog.froxel_temporal` ->
+//! `fog.froxel_integrate` -> `fog.apply` (or `fog.reference`), then (`fog.brick_march`).
+
+use glam::Vec3;
+use settings::Settings;
+
+use crate::error::Result;
+use crate::fog_gpu::froxel::{FroxelFog, FroxelGrid, HeightFogMedium};
+use crate::gpu_types::{FogMarchPush, GpuFogVolume};
+use crate::particle_fog::{ParticleFog, PoolKey};
+use crate::particles_gpu::GpuParticles;
+use crate::passes::brick_march::{BrickMarchPass, MarchInputs};
+use crate::passes::fog_apply::FogApplyPass;
+use crate::passes::fog_reference::FogReferencePass;
+use crate::passes::froxel_inject::FroxelInjectPass;
+use crate::passes::froxel_integrate::FroxelIntegratePass;
+use crate::passes::froxel_temporal::FroxelTemporalPass;
+use crate::scene::{Scene, VolumeShape};
+use crate::view::CameraView;
+use crate::vk::context::Gpu;
+use crate::vk::recorder::Recorder;
+use crate::vk::resource::{Buffer, Image};
+use crate::vk::sampler::Samplers;
+use crate::world::World;
+
+/// Frame constants, world and samplers: what the lit fog passes read besides the fog.
+pub type Lighting<'r> = (&'r Buffer, &'r World, &'r Samplers);
+
+/// The fog passes and the fog's GPU resources.
+pub struct FrameFog {
+    inject: FroxelInjectPass,
+    temporal: FroxelTemporalPass,
+    integrate: FroxelIntegratePass,
+    apply: FogApplyPass,
+    reference: FogReferencePass,
+    march: BrickMarchPass,
+    /// The froxel fog's resources (made on first use, remade when the grid settings change).
+    pub froxel: Option<FroxelFog>,
+    /// The particle fog's bricks (made while `RenderVKParticleFog` is on and a system converts;
+    /// dropped, with all their memory, when it is switched off).
+    pub bricks: Option<ParticleFog>,
+}
+
+impl FrameFog {
+    /// Creates the passes (and the march's `width` x `height` cloud image); no fog resources yet.
+    pub fn new(gpu: &Gpu, width: u32, height: u32) -> Result<Self> {
+        Ok(FrameFog {
+            inject: FroxelInjectPass::new(gpu)?,
+            temporal: FroxelTemporalPass::new(gpu)?,
+            integrate: FroxelIntegratePass::new(gpu)?,
+            apply: FogApplyPass::new(gpu)?,
+            reference: FogReferencePass::new(gpu)?,
+            march: BrickMarchPass::new(gpu, width, height)?,
+            froxel: None,
+            bricks: None,
+        })
+    }
+
+    /// Makes (or drops, or remakes) the froxel fog for these settings and writes its constants.
+    pub fn prepare_froxel(
+        &mut self,
+        gpu: &mut Gpu,
+        scene: &Scene,
+        settings: &Settings,
+        view: &CameraView,
+    ) -> Result<()> {
+        if !settings.volumetric_fog {
+            self.froxel = None;
+            return Ok(());
+        }
+        let grid = FroxelGrid {
+            dims: [settings.froxel_grid_x, settings.froxel_grid_y, settings.froxel_grid_z],
+            far_m: settings.froxel_range_m,
+        };
+        if self.froxel.as_ref().is_none_or(|f| f.grid != grid) {
+            self.froxel = Some(FroxelFog::new(gpu, &fog_volumes(scene), grid)?);
+        }
+        if let Some(fog) = self.froxel.as_mut() {
+            fog.begin_frame(&height_fog(scene), view, settings.froxel_history_weight);
+        }
+        Ok(())
+    }
+
+    /// Makes, remakes (voxel size or budget changed) or drops the brick pool for these settings
+    /// (`converted`: systems that become fog; `max_sources`: the particle pool's) and writes its
+    /// constants for the list the update of `particles` is about to fill.
+    pub fn prepare_bricks(
+        &mut self,
+        gpu: &mut Gpu,
+        settings: &Settings,
+        (particles, converted): (Option<&GpuParticles>, u32),
+        camera: Vec3,
+    ) -> Result<()> {
+        let Some(particles) = particles.filter(|_| settings.particle_fog && converted > 0) else {
+            self.bricks = None;
+            return Ok(());
+        };
+        let key = PoolKey::new(settings, particles.desc().max_sources);
+        if self.bricks.as_ref().is_none_or(|pf| pf.key != key) {
+            self.bricks = None;
+            self.bricks = Some(ParticleFog::new(gpu, key)?);
+        }
+        if let Some(pf) = self.bricks.as_mut() {
+            // The splat reads the list the update is about to fill.
+            pf.prepare(camera, 1 - particles.current_list());
+        }
+        Ok(())
+    }
+
+    /// The brick passes for the carriers of `particles` (after `particles.update`), with the
+    /// per-source inputs `sources`; nothing without bricks.
+    pub fn record_bricks(&self, rec: &mut Recorder<'_>, particles: &GpuParticles, sources: &Buffer) {
+        if let Some(pf) = &self.bricks {
+            pf.record(rec, particles, sources);
+        }
+    }
+
+    /// The froxel passes: injection, history, integration, then `fog.apply` (or `fog.reference`
+    /// with `reference`) into `hdr` by `depth`; nothing while the froxel fog is off.
+    pub fn record_froxel(
+        &self,
+        rec: &mut Recorder<'_>,
+        lit: Lighting<'_>,
+        reference: bool,
+        (depth, hdr): (&Image, &Image),
+    ) {
+        let Some(fog) = &self.froxel else { return };
+        let (frame, world, samplers) = lit;
+        self.inject.record(rec, frame, world, fog, samplers);
+        self.temporal.record(rec, frame, fog, samplers);
+        self.integrate.record(rec, fog, fog.hist_out());
+        if reference {
+            self.reference.record(rec, lit, fog, depth, hdr);
+        } else {
+            self.apply.record(rec, fog, samplers, depth, hdr);
+        }
+    }
+
+    /// The froxel fog's temporal passes alone (injection and history), for warming it up.
+    pub fn record_warm_froxel(&self, rec: &mut Recorder<'_>, (frame, world, samplers): Lighting<'_>) {
+        if let Some(fog) = &self.froxel {
+            self.inject.record(rec, frame, world, fog, samplers);
+            self.temporal.record(rec, frame, fog, samplers);
+        }
+    }
+
+    /// `fog.brick_march` into `hdr` by `depth` (after the froxel fog); nothing without bricks.
+    pub fn record_march(
+        &self,
+        rec: &mut Recorder<'_>,
+        (frame, world, samplers): Lighting<'_>,
+        (depth, hdr): (&Image, &Image),
+        (settings, time_s): (&Settings, f32),
+    ) {
+        let Some(pf) = &self.bricks else { return };
+        let inputs =
+            MarchInputs { frame, world, samplers, fog: self.froxel.as_ref(), bricks: &pf.pool, depth, hdr };
+        self.march.record(rec, &inputs, &march_push(settings, time_s, self.froxel.is_some()));
+    }
+
+    /// `fog.brick_march.cloud` when the particle fog was marched this frame (the billboards inside
+    /// or behind it are attenuated by it).
+    pub fn cloud(&self) -> Option<&Image> {
+        self.bricks.is_some().then_some(&self.march.cloud)
+    }
+}
+
+/// The march's push constants: the billow sliders at `time_s`, the froxel fog's state and the
+/// debug view.
+fn march_push(settings: &Settings, time_s: f32, froxel_on: bool) -> FogMarchPush {
+    FogMarchPush {
+        billow: [
+            settings.particle_fog_billow,
+            settings.particle_fog_billow_scale_m,
+            settings.particle_fog_billow_speed_m_per_s,
+            time_s,
+        ],
+        params: [if froxel_on { 1.0 } else { 0.0 }, settings.particle_fog_debug as i32 as f32, 0.0, 0.0],
+    }
+}
+
+/// The scene's fog volumes in the GPU form.
+pub fn fog_volumes(scene: &Scene) -> Vec<GpuFogVolume> {
+    scene
+        .fog_volumes
+        .iter()
+        .map(|v| {
+            let (kind, extent) = match v.shape {
+                VolumeShape::Box { half_extents } => (0.0, half_extents),
+                VolumeShape::Sphere { radius } => (1.0, Vec3::splat(radius)),
+            };
+            GpuFogVolume {
+                center_kind: v.center.extend(kind).to_array(),
+                extent_density: extent.extend(v.density).to_array(),
+                albedo: v.albedo.extend(0.0).to_array(),
+            }
+        })
+        .collect()
+}
+
+/// The scene's height fog as the froxel constants take it.
+pub fn height_fog(scene: &Scene) -> HeightFogMedium {
+    let hf = &scene.height_fog;
+    HeightFogMedium {
+        density: hf.density,
+        falloff_per_m: hf.falloff,
+        base_height_m: hf.base_height,
+        albedo: hf.albedo,
+        anisotropy: hf.anisotropy,
+    }
+}
