@@ -164,6 +164,8 @@ pub const SETTINGS: &[SettingDesc] = &[
         "Near-camera voxel edge in metres; halving it costs 8x the brick memory for the same volume.", true),
     desc("RenderVKParticleFogRange", f32s(64.0, 8.0, 256.0),
         "Distance in metres beyond which converted systems keep their billboards. Cost grows with the volume covered.", true),
+    desc("RenderVKParticleFogMarchDivisor", u32s(0, 0, 8),
+        "Ray-march the particle fog once per N x N pixels (depth-aware upsample to every pixel); 0 picks N from the image height (1 below 540 rows, 2 at 720p, 3 at 1080p, 6 at 2160p). Cost falls with N squared.", true),
     desc("RenderVKParticleFogAttachments", boolean(false),
         "Also convert particle systems worn on avatars; off keeps attachments as billboards.", true),
     desc("RenderMaxPartCount", s32s(4096, 0, 8192),

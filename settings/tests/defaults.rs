@@ -27,6 +27,7 @@ fn every_field_default_matches_the_table_and_every_table_row_is_a_field() {
         particle_fog_brick_budget_mb,
         particle_fog_voxel_size_m,
         particle_fog_range_m,
+        particle_fog_march_divisor,
         particle_fog_attachments,
         max_part_count,
         froxel_grid_x,
@@ -51,6 +52,7 @@ fn every_field_default_matches_the_table_and_every_table_row_is_a_field() {
     check(s, "RenderVKParticleFogBrickBudgetMB", U32(particle_fog_brick_budget_mb));
     check(s, "RenderVKParticleFogVoxelSize", F32(particle_fog_voxel_size_m));
     check(s, "RenderVKParticleFogRange", F32(particle_fog_range_m));
+    check(s, "RenderVKParticleFogMarchDivisor", U32(particle_fog_march_divisor));
     check(s, "RenderVKParticleFogAttachments", Boolean(particle_fog_attachments));
     check(s, "RenderMaxPartCount", S32(max_part_count));
     check(s, "RenderVKVolumetricFogGridX", U32(froxel_grid_x));

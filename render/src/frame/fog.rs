@@ -5,7 +5,8 @@
 //! Order: (particle fog, after `particles.update`: `fog.brick_age` -> `fog.brick_mark` ->
 //! `fog.brick_alloc` -> `fog.brick_splat` -> `fog.brick_splat.wide` -> `fog.brick_resolve` ->
 //! `fog.brick_clear`), then `fog.froxel_inject` -> `fog.froxel_temporal` ->
-//! `fog.froxel_integrate` -> `fog.apply` (or `fog.reference`), then (`fog.brick_march`).
+//! `fog.froxel_integrate` -> `fog.apply` (or `fog.reference`), then (`fog.brick_march` ->
+//! `fog.brick_composite`).
 
 use glam::Vec3;
 use settings::Settings;
@@ -15,7 +16,8 @@ use crate::fog_gpu::froxel::{FroxelFog, FroxelGrid, HeightFogMedium};
 use crate::gpu_types::{FogMarchPush, GpuFogVolume};
 use crate::particle_fog::{ParticleFog, PoolKey};
 use crate::particles_gpu::GpuParticles;
-use crate::passes::brick_march::{BrickMarchPass, MarchInputs};
+use crate::passes::brick_composite::BrickCompositePass;
+use crate::passes::brick_march::{march_divisor, BrickMarchPass, MarchInputs};
 use crate::passes::fog_apply::FogApplyPass;
 use crate::passes::fog_reference::FogReferencePass;
 use crate::passes::froxel_inject::FroxelInjectPass;
@@ -40,6 +42,9 @@ pub struct FrameFog {
     apply: FogApplyPass,
     reference: FogReferencePass,
     march: BrickMarchPass,
+    composite: BrickCompositePass,
+    /// The frame's size in pixels.
+    size: (u32, u32),
     /// The froxel fog's resources (made on first use, remade when the grid settings change).
     pub froxel: Option<FroxelFog>,
     /// The particle fog's bricks (made while `RenderVKParticleFog` is on and a system converts;
@@ -56,7 +61,9 @@ impl FrameFog {
             integrate: FroxelIntegratePass::new(gpu)?,
             apply: FogApplyPass::new(gpu)?,
             reference: FogReferencePass::new(gpu)?,
-            march: BrickMarchPass::new(gpu, width, height)?,
+            march: BrickMarchPass::new(gpu, (width, height), march_divisor(height, 0))?,
+            composite: BrickCompositePass::new(gpu, width, height)?,
+            size: (width, height),
             froxel: None,
             bricks: None,
         })
@@ -106,6 +113,8 @@ impl FrameFog {
             self.bricks = None;
             self.bricks = Some(ParticleFog::new(gpu, key)?);
         }
+        let divisor = march_divisor(self.size.1, settings.particle_fog_march_divisor);
+        self.march.set_divisor(gpu, self.size, divisor)?;
         if let Some(pf) = self.bricks.as_mut() {
             // The splat reads the list the update is about to fill.
             pf.prepare(camera, 1 - particles.current_list());
@@ -150,7 +159,8 @@ impl FrameFog {
         }
     }
 
-    /// `fog.brick_march` into `hdr` by `depth` (after the froxel fog); nothing without bricks.
+    /// `fog.brick_march` and `fog.brick_composite` into `hdr` by `depth` (after the froxel fog);
+    /// nothing without bricks.
     pub fn record_march(
         &self,
         rec: &mut Recorder<'_>,
@@ -160,20 +170,22 @@ impl FrameFog {
     ) {
         let Some(pf) = &self.bricks else { return };
         let inputs =
-            MarchInputs { frame, world, samplers, fog: self.froxel.as_ref(), bricks: &pf.pool, depth, hdr };
-        self.march.record(rec, &inputs, &march_push(settings, time_s, self.froxel.is_some()));
+            MarchInputs { frame, world, samplers, fog: self.froxel.as_ref(), bricks: &pf.pool, depth };
+        let push = march_push(settings, time_s, self.froxel.is_some(), self.march.divisor);
+        self.march.record(rec, &inputs, &push);
+        self.composite.record(rec, (frame, samplers), &self.march, (depth, hdr));
     }
 
     /// `fog.brick_march.cloud` when the particle fog was marched this frame (the billboards inside
     /// or behind it are attenuated by it).
     pub fn cloud(&self) -> Option<&Image> {
-        self.bricks.is_some().then_some(&self.march.cloud)
+        self.bricks.is_some().then_some(&self.composite.cloud)
     }
 }
 
-/// The march's push constants: the billow sliders at `time_s`, the froxel fog's state and the
-/// debug view.
-fn march_push(settings: &Settings, time_s: f32, froxel_on: bool) -> FogMarchPush {
+/// The march's push constants: the billow sliders at `time_s`, the froxel fog's state, the debug
+/// view and the march's divisor.
+fn march_push(settings: &Settings, time_s: f32, froxel_on: bool, divisor: u32) -> FogMarchPush {
     FogMarchPush {
         billow: [
             settings.particle_fog_billow,
@@ -181,7 +193,12 @@ fn march_push(settings: &Settings, time_s: f32, froxel_on: bool) -> FogMarchPush
             settings.particle_fog_billow_speed_m_per_s,
             time_s,
         ],
-        params: [if froxel_on { 1.0 } else { 0.0 }, settings.particle_fog_debug as i32 as f32, 0.0, 0.0],
+        params: [
+            if froxel_on { 1.0 } else { 0.0 },
+            settings.particle_fog_debug as i32 as f32,
+            divisor as f32,
+            0.0,
+        ],
     }
 }
 

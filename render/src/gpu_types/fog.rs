@@ -91,7 +91,8 @@ gpu_struct! {
     pub struct FogMarchPush {
         /// x `RenderVKParticleFogBillow`, y `...BillowScale` (m), z `...BillowSpeed` (m/s), w time (s).
         pub billow: [f32; 4],
-        /// x 1 when the froxel fog is on, y `RenderVKParticleFogDebug`, zw unused.
+        /// x 1 when the froxel fog is on, y `RenderVKParticleFogDebug`, z the march's divisor (one
+        /// ray per z x z pixels), w unused.
         pub params: [f32; 4],
     }
 }

@@ -221,7 +221,7 @@ struct GpuFogSource {
 // Push constants of fog.brick_march.
 struct FogMarchPush {
     vec4 billow;         // x strength, y scale (m), z speed (m/s), w time (s)
-    vec4 params;         // x 1 when the froxel fog is on, y debug view
+    vec4 params;         // x 1 when the froxel fog is on, y debug view, z divisor (a ray per z x z pixels)
 };
 
 #endif

@@ -42,13 +42,16 @@ layout(local_size_x = 8, local_size_y = 8) in;
 
 layout(set = 0, binding = 7) uniform sampler3D integrated;
 layout(set = 0, binding = 8) uniform sampler2D depth_tex;
-layout(set = 0, binding = 9, rgba16f) uniform image2D hdr;
+// Per ray (reduced resolution): rgb what the particle fog adds, a the transmittance T it leaves to
+// what lies behind; fog.brick_composite makes the pixel hdr * T + rgb.
+layout(set = 0, binding = 9, rgba32f) uniform writeonly image2D march_out;
 layout(set = 0, binding = 13) uniform sampler3D atlas_density;
 layout(set = 0, binding = 14) uniform sampler3D atlas_tint;
 layout(std430, set = 0, binding = 15) readonly buffer Counters { uint counters[]; };
-// Per pixel: x distance where the particle fog starts, y where it ends (m along the ray), z its
-// optical depth between them; read by the billboards drawn after (cloud_transmittance()).
-layout(set = 0, binding = 16, rgba16f) uniform writeonly image2D cloud;
+// Per ray: x distance where the particle fog starts, y where it ends (m along the ray), z its
+// optical depth between them, w the distance to the opaque surface (fog.brick_composite's depth
+// test and the billboards' `cloud` image).
+layout(set = 0, binding = 16, rgba32f) uniform writeonly image2D march_cloud;
 layout(push_constant) uniform Push { FogMarchPush push; };
 
 const float MIN_TRANSMITTANCE = 0.01;
@@ -60,8 +63,10 @@ const float LOCAL_LIGHT_RADIUS_M = 0.5;
 const float EMPTY_STEP_EPS_M = 1e-3;
 // "No particle fog along this ray" in the cloud image (m).
 const float NO_CLOUD = 60000.0;
+// Distance standing for the sky (no opaque surface) (m).
+const float SKY_DISTANCE = 1.0e30;
 // Steps per voxel of the finest occupied level.
-const float STEPS_PER_VOXEL = 2.0;
+const float STEPS_PER_VOXEL = 1.0;
 
 // Interleaved gradient noise (Jimenez 2014), offset per frame by the golden ratio: a jitter whose
 // error is high-frequency on screen.
@@ -252,13 +257,32 @@ int finest_window_level(vec3 p) {
     return LEVELS - 1;
 }
 
+// The full-resolution pixel this ray stands for: the centre pixel of its divisor x divisor block
+// (the pixel itself at divisor 1).
+ivec2 full_pixel(ivec2 low, ivec2 full_size) {
+    int d = int(push.params.z);
+    return min(low * d + d / 2, full_size - 1);
+}
+
 void main() {
-    ivec2 px = ivec2(gl_GlobalInvocationID.xy);
-    ivec2 size = imageSize(hdr);
-    if (any(greaterThanEqual(px, size))) {
+    ivec2 low = ivec2(gl_GlobalInvocationID.xy);
+    ivec2 low_size = imageSize(march_out);
+    if (any(greaterThanEqual(low, low_size))) {
         return;
     }
-    imageStore(cloud, px, vec4(NO_CLOUD, NO_CLOUD, 0.0, 0.0));
+    ivec2 size = textureSize(depth_tex, 0);
+    ivec2 px = full_pixel(low, size);
+    vec2 uv = (vec2(px) + 0.5) / vec2(size);
+    vec2 ndc = uv * 2.0 - 1.0;
+    vec3 cam = frame.camera_pos.xyz;
+    vec4 far_h = frame.world_from_clip * vec4(ndc, 1.0, 1.0);
+    vec3 dir = normalize(far_h.xyz / far_h.w - cam);
+    float depth = texelFetch(depth_tex, px, 0).r;
+    vec4 surf_h = frame.world_from_clip * vec4(ndc, depth, 1.0);
+    float t_surface = depth >= 1.0 ? SKY_DISTANCE : length(surf_h.xyz / surf_h.w - cam);
+    // Nothing marched: the pixel keeps what lies behind (T = 1, nothing added).
+    imageStore(march_out, low, vec4(0.0, 0.0, 0.0, 1.0));
+    imageStore(march_cloud, low, vec4(NO_CLOUD, NO_CLOUD, 0.0, t_surface));
     used_levels = counters[C_LEVELS];
     ivec3 bmin, bmax;
     for (uint a = 0u; a < 3u; ++a) {
@@ -268,14 +292,6 @@ void main() {
     if (any(greaterThan(bmin, bmax))) {
         return;
     }
-    vec2 uv = (vec2(px) + 0.5) / vec2(size);
-    vec2 ndc = uv * 2.0 - 1.0;
-    vec3 cam = frame.camera_pos.xyz;
-    vec4 far_h = frame.world_from_clip * vec4(ndc, 1.0, 1.0);
-    vec3 dir = normalize(far_h.xyz / far_h.w - cam);
-    float depth = texelFetch(depth_tex, px, 0).r;
-    vec4 surf_h = frame.world_from_clip * vec4(ndc, depth, 1.0);
-    float t_surface = depth >= 1.0 ? 1e30 : length(surf_h.xyz / surf_h.w - cam);
     float view_z_per_m = froxel_on() ? dot(dir, fog.forward_tan.xyz) : 1.0;
     float vox0 = bricks.camera_voxel.w;
     float t0, t1;
@@ -289,7 +305,6 @@ void main() {
     float jitter = start_jitter(px, bricks.counts.y);
     float t = t0;
     float transmittance = 1.0;
-    vec3 scattered = vec3(0.0);
     vec4 f_prev = froxel_at(uv, t0, view_z_per_m);
     vec3 result = f_prev.rgb;  // froxel in-scatter in front of the cloud
     bool first = true;
@@ -324,12 +339,12 @@ void main() {
         }
         t += dt;
     }
-    vec4 behind = imageLoad(hdr, px);
-    vec3 rest = behind.rgb - f_prev.rgb;
-    vec3 composite = result + transmittance * rest;
-    if (any(isnan(composite)) || any(isinf(composite)) || isnan(tau)) {
+    // The pixel becomes hdr * T + added, with hdr = surface * T_f(end) + S_f(end) as fog.apply left
+    // it: the froxel in-scatter behind the cloud's last sample is attenuated with the surface.
+    vec3 added = result - transmittance * f_prev.rgb;
+    if (any(isnan(added)) || any(isinf(added)) || isnan(tau) || isnan(transmittance)) {
         return;  // never poison the frame: leave the pixel as fog.apply left it
     }
-    imageStore(cloud, px, vec4(front, back, tau, 0.0));
-    imageStore(hdr, px, vec4(composite, behind.a));
+    imageStore(march_out, low, vec4(added, transmittance));
+    imageStore(march_cloud, low, vec4(front, back, tau, t_surface));
 }

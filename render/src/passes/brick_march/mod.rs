@@ -1,6 +1,7 @@
-//! `fog.brick_march`: the particle fog ray-marched per pixel through the bricks, lit and
-//! self-shadowed, and composited with the froxel fog by depth into the HDR image (after
-//! `fog.apply`; see `march.comp` for the algorithm).
+//! `fog.brick_march`: the particle fog ray-marched through the bricks, lit and self-shadowed, with
+//! the froxel fog by depth, one ray per [`march_divisor`] x [`march_divisor`] pixels (see
+//! `march.comp` for the algorithm); `fog.brick_composite` brings the rays to every pixel of the HDR
+//! image (after `fog.apply`).
 
 use ash::vk;
 
@@ -22,6 +23,19 @@ use crate::world::World;
 pub const NAME: &str = "fog.brick_march";
 /// Workgroup side.
 const TILE: u32 = 8;
+/// Image rows per march ray row: the march runs one ray per divisor x divisor pixels, so that its
+/// cost follows the cloud rather than the resolution (1080p and 2160p both march 640 x 360 rays).
+const ROWS_PER_RAY_ROW: u32 = 360;
+
+/// One march ray per `march_divisor` x `march_divisor` pixels of an image `height` rows high:
+/// `setting` (`RenderVKParticleFogMarchDivisor`) when not 0, else the rows over 360, rounded (1
+/// below 540 rows, 720p 2, 1080p 3, 2160p 6).
+pub fn march_divisor(height: u32, setting: u32) -> u32 {
+    if setting > 0 {
+        return setting;
+    }
+    ((height + ROWS_PER_RAY_ROW / 2) / ROWS_PER_RAY_ROW).max(1)
+}
 
 /// What the march reads and writes.
 pub struct MarchInputs<'r> {
@@ -37,23 +51,28 @@ pub struct MarchInputs<'r> {
     pub bricks: &'r BrickPool,
     /// Opaque depth.
     pub depth: &'r Image,
-    /// HDR image (read and written).
-    pub hdr: &'r Image,
 }
 
-/// The march pipeline and stand-ins for a frame without froxel fog.
+/// The march pipeline, its per-ray images and stand-ins for a frame without froxel fog.
 pub struct BrickMarchPass {
     pipeline: ComputePipeline,
-    /// `fog.brick_march.cloud` (RGBA16F): per pixel, where the particle fog starts and ends along
-    /// the ray (m) and its optical depth, for the billboards drawn after the march.
-    pub cloud: Image,
+    /// One ray per `divisor` x `divisor` pixels.
+    pub divisor: u32,
+    /// `fog.brick_march.rays` (RGBA32F, per ray): what the particle fog adds (rgb) and the
+    /// transmittance it leaves (a).
+    pub rays: Image,
+    /// `fog.brick_march.ray_cloud` (RGBA32F, per ray): where the particle fog starts and ends (m),
+    /// its optical depth, and the distance to the opaque surface.
+    pub ray_cloud: Image,
     no_fog_uniform: Buffer,
     no_fog_volume: Image,
 }
 
 impl BrickMarchPass {
-    /// Creates the pipeline and a `width` x `height` cloud image.
-    pub fn new(gpu: &Gpu, width: u32, height: u32) -> Result<Self> {
+    /// Creates the pipeline and the per-ray images for a `width` x `height` frame, one ray per
+    /// `divisor` x `divisor` pixels.
+    pub fn new(gpu: &Gpu, (width, height): (u32, u32), divisor: u32) -> Result<Self> {
+        let (rw, rh) = (width.div_ceil(divisor), height.div_ceil(divisor));
         let mut no_fog_uniform = gpu.create_buffer(&BufferDesc {
             name: "fog.brick_march.no_fog",
             size: std::mem::size_of::<FogUniform>() as u64,
@@ -62,17 +81,9 @@ impl BrickMarchPass {
         })?;
         no_fog_uniform.write(0, bytemuck::bytes_of(&FogUniform::default()));
         Ok(BrickMarchPass {
-            cloud: gpu.create_image(&ImageDesc {
-                name: "fog.brick_march.cloud",
-                kind: vk::ImageType::TYPE_2D,
-                format: vk::Format::R16G16B16A16_SFLOAT,
-                extent: vk::Extent3D { width, height, depth: 1 },
-                layers: 1,
-                array: false,
-                usage: vk::ImageUsageFlags::STORAGE
-                    | vk::ImageUsageFlags::SAMPLED
-                    | vk::ImageUsageFlags::TRANSFER_SRC,
-            })?,
+            divisor,
+            rays: ray_image(gpu, "fog.brick_march.rays", rw, rh)?,
+            ray_cloud: ray_image(gpu, "fog.brick_march.ray_cloud", rw, rh)?,
             pipeline: gpu.create_compute_pipeline(
                 NAME,
                 shaders::PASSES_BRICK_MARCH_MARCH_COMP,
@@ -91,7 +102,20 @@ impl BrickMarchPass {
         })
     }
 
-    /// Records the march over the whole image.
+    /// Remakes the per-ray images for one ray per `divisor` x `divisor` pixels of a `width` x
+    /// `height` frame, when that changed.
+    pub fn set_divisor(&mut self, gpu: &Gpu, (width, height): (u32, u32), divisor: u32) -> Result<()> {
+        if divisor == self.divisor {
+            return Ok(());
+        }
+        let (rw, rh) = (width.div_ceil(divisor), height.div_ceil(divisor));
+        self.rays = ray_image(gpu, "fog.brick_march.rays", rw, rh)?;
+        self.ray_cloud = ray_image(gpu, "fog.brick_march.ray_cloud", rw, rh)?;
+        self.divisor = divisor;
+        Ok(())
+    }
+
+    /// Records the march: one ray per `divisor` x `divisor` pixels.
     pub fn record(&self, rec: &mut Recorder<'_>, inp: &MarchInputs<'_>, push: &FogMarchPush) {
         let (fog_uniform, fog_volume) =
             inp.fog.map_or((&self.no_fog_uniform, &self.no_fog_volume), |f| (&f.uniform, &f.integrated));
@@ -104,17 +128,30 @@ impl BrickMarchPass {
             Binding::Uniform(fog_uniform),
             Binding::Sampled(fog_volume, s.linear_clamp, sampled),
             Binding::Sampled(inp.depth, s.nearest_clamp, sampled),
-            Binding::StorageImage(inp.hdr, Access::ComputeWrite),
+            Binding::StorageImage(&self.rays, Access::ComputeWrite),
             Binding::Uniform(&b.constants),
             Binding::Storage(&b.page, read),
             Binding::Storage(&b.slot_max, read),
             Binding::Sampled(&b.atlas_density, s.linear_clamp, sampled),
             Binding::Sampled(&b.atlas_tint, s.linear_clamp, sampled),
             Binding::Storage(&b.counters, read),
-            Binding::StorageImage(&self.cloud, Access::ComputeWrite),
+            Binding::StorageImage(&self.ray_cloud, Access::ComputeWrite),
         ]);
-        let (width, height) = (inp.hdr.extent.width, inp.hdr.extent.height);
+        let (width, height) = (self.rays.extent.width, self.rays.extent.height);
         let groups = Groups::Direct([width.div_ceil(TILE), height.div_ceil(TILE), 1]);
         rec.compute(NAME, &self.pipeline, &bindings, bytemuck::bytes_of(push), groups);
     }
+}
+
+/// A per-ray RGBA32F storage image.
+fn ray_image(gpu: &Gpu, name: &'static str, width: u32, height: u32) -> Result<Image> {
+    gpu.create_image(&ImageDesc {
+        name,
+        kind: vk::ImageType::TYPE_2D,
+        format: vk::Format::R32G32B32A32_SFLOAT,
+        extent: vk::Extent3D { width, height, depth: 1 },
+        layers: 1,
+        array: false,
+        usage: vk::ImageUsageFlags::STORAGE | vk::ImageUsageFlags::TRANSFER_SRC,
+    })
 }
