@@ -15,8 +15,9 @@
 //! - `accum_ext` (512 `u32` per slot: each cell's extinction) and `accum_tint`
 //!   ([`fog::splat::TINT_WORDS`] `u32` per slot: the brick's tint r, g, b, emissive and their
 //!   weight), zero whenever a slot is not being splatted (cleared after each frame's resolve);
-//! - `atlas_density` (R32F) and `atlas_tint` (RGBA8): 10³ voxels per slot (the interior and a
-//!   one-voxel apron), slots laid out in a 3D grid of bricks.
+//! - `atlas_density` (R32F), `atlas_tint` (RGBA8) and `atlas_light` (RGBA16F, the light each voxel
+//!   scatters toward the camera, written by `fog.brick_light`): 10³ voxels per slot (the interior
+//!   and a one-voxel apron), slots laid out in a 3D grid of bricks.
 //!
 //! Memory: everything above counts against the budget; the slot count is what remains after the
 //! fixed tables, divided by [`BYTES_PER_SLOT`], and is also capped so that no storage buffer
@@ -39,11 +40,16 @@ const WORD: u64 = 4;
 const ACCUM_BYTES: u64 = (BRICK_CELLS as u64 + fog::splat::TINT_WORDS as u64) * WORD;
 /// Atlas voxels per slot.
 const STORED_VOXELS: u64 = (BRICK_STORED * BRICK_STORED * BRICK_STORED) as u64;
-/// Bytes one slot costs: accumulators, atlas texels (R32F + RGBA8), key, frame, used-list entry,
-/// request entry and peak.
-pub const BYTES_PER_SLOT: u64 = ACCUM_BYTES + STORED_VOXELS * (4 + 4) + 16 + WORD * 5;
+/// Bytes of one voxel across the atlases: density (R32F), tint (RGBA8) and light (RGBA16F).
+const ATLAS_VOXEL_BYTES: u64 = 4 + 4 + 8;
+/// Bytes one slot costs: accumulators, atlas texels, key, frame, used-list entry, request entry
+/// and peak.
+pub const BYTES_PER_SLOT: u64 = ACCUM_BYTES + STORED_VOXELS * ATLAS_VOXEL_BYTES + 16 + WORD * 5;
 /// Bytes of the tables every pool has whatever its size (page table, counters, constants).
 pub const FIXED_BYTES: u64 = PAGE_ENTRIES as u64 * WORD + COUNTER_WORDS as u64 * WORD * 2 + 256;
+/// Workgroups of `fog.brick_light` per brick (each lights 1000 / 8 of its atlas voxels, a
+/// thread per voxel: a few dozen bricks still fill the GPU).
+pub const LIGHT_GROUPS_PER_BRICK: u32 = 8;
 /// The smallest useful pool.
 pub const MIN_SLOTS: u32 = 8;
 
@@ -52,11 +58,11 @@ pub const MIN_SLOTS: u32 = 8;
 pub fn pool_bytes(slots: u32, max_sources: u32) -> u64 {
     let [x, y, z] = atlas_bricks(slots);
     let atlas_slots = u64::from(x) * u64::from(y) * u64::from(z);
-    let per_slot_buffers = BYTES_PER_SLOT - STORED_VOXELS * 8;
+    let per_slot_buffers = BYTES_PER_SLOT - STORED_VOXELS * ATLAS_VOXEL_BYTES;
     FIXED_BYTES
         + u64::from(max_sources.max(1)) * WORD
         + u64::from(slots) * per_slot_buffers
-        + atlas_slots * STORED_VOXELS * 8
+        + atlas_slots * STORED_VOXELS * ATLAS_VOXEL_BYTES
 }
 
 /// How many slots a budget buys on a device: the most whose [`pool_bytes`] fit the budget,
@@ -105,7 +111,8 @@ pub struct BrickPool {
     pub counters: Buffer,
     /// `fog.bricks.system_bricks`.
     pub system_bricks: Buffer,
-    /// `fog.bricks.dispatch`: the indirect dispatches of the resolve/clear (words 0..2) and of the
+    /// `fog.bricks.dispatch`: the indirect dispatches of the resolve/clear (words 0..2), of
+    /// `fog.brick_light` (6..8: the bricks in use x [`LIGHT_GROUPS_PER_BRICK`]) and of the
     /// wide splat (3..5), copied from the counters once they are final.
     pub dispatch: Buffer,
     accum_ext: Buffer,
@@ -116,6 +123,8 @@ pub struct BrickPool {
     pub atlas_density: Image,
     /// `fog.bricks.atlas_tint` (RGBA8: tint rgb, emissive fraction a).
     pub atlas_tint: Image,
+    /// `fog.bricks.atlas_light` (RGBA16F: the light each voxel scatters toward the camera).
+    pub atlas_light: Image,
     /// `fog.bricks.slot_key` is ready (free list filled, keys cleared).
     initialised: bool,
 }
@@ -192,12 +201,13 @@ impl BrickPool {
                 vk::BufferUsageFlags::INDIRECT_BUFFER,
             )?,
             system_bricks: storage(gpu, "system_bricks", u64::from(max_sources.max(1)) * WORD, u)?,
-            dispatch: storage(gpu, "dispatch", 6 * WORD, vk::BufferUsageFlags::INDIRECT_BUFFER)?,
+            dispatch: storage(gpu, "dispatch", 9 * WORD, vk::BufferUsageFlags::INDIRECT_BUFFER)?,
             accum_ext: storage(gpu, "accum_ext", cells, u)?,
             accum_tint: storage(gpu, "accum_tint", cap * fog::splat::TINT_WORDS as u64 * WORD, u)?,
             slot_max: storage(gpu, "slot_max", cap * WORD, u)?,
             atlas_density: image("atlas_density", vk::Format::R32_SFLOAT)?,
             atlas_tint: image("atlas_tint", vk::Format::R8G8B8A8_UNORM)?,
+            atlas_light: image("atlas_light", vk::Format::R16G16B16A16_SFLOAT)?,
             initialised: false,
         })
     }
@@ -214,6 +224,9 @@ impl BrickPool {
         gpu.upload(&self.free_list, bytemuck::cast_slice(&free))?;
         let keys: Vec<[i32; 4]> = vec![[0, 0, 0, -1]; self.capacity as usize];
         gpu.upload(&self.slot_key, bytemuck::cast_slice(&keys))?;
+        // The x of each dispatch is copied from the counters every frame; y and z stay.
+        let dispatch: [u32; 9] = [0, 1, 1, 0, 1, 1, 0, LIGHT_GROUPS_PER_BRICK, 1];
+        gpu.upload(&self.dispatch, bytemuck::cast_slice(&dispatch))?;
         gpu.submit_untimed(|rec| {
             for b in [&self.accum_ext, &self.accum_tint, &self.slot_frame, &self.slot_max] {
                 rec.fill_buffer(b, 0);

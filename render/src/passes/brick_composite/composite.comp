@@ -85,8 +85,13 @@ void main() {
     ivec2 size = imageSize(hdr);
     ivec2 px0 = ivec2(gl_WorkGroupID.xy) * TILE;
     int d = int(push.divisor);
-    // No particle fog under the tile: the pixels and the cleared cloud image stay as they are.
-    if (!load_tile(px0, d, imageSize(march_out)) || any(greaterThanEqual(px, size))) {
+    bool any_fog = load_tile(px0, d, imageSize(march_out));
+    if (any(greaterThanEqual(px, size))) {
+        return;
+    }
+    if (!any_fog) {
+        // No particle fog under the tile: the pixel stays as it is.
+        imageStore(cloud, px, vec4(NO_CLOUD, NO_CLOUD, 0.0, 0.0));
         return;
     }
     ivec2 r0 = ivec2(first_ray(px0.x, d), first_ray(px0.y, d));

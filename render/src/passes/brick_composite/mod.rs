@@ -18,8 +18,6 @@ use crate::vk::sampler::Samplers;
 pub const NAME: &str = "fog.brick_composite";
 /// Workgroup side (pixels).
 const TILE: u32 = 16;
-/// The cloud image where there is no particle fog: start and end far away, optical depth 0.
-const NO_CLOUD: [f32; 4] = [60000.0, 60000.0, 0.0, 0.0];
 
 /// The composite pipeline and the full-resolution cloud image.
 pub struct BrickCompositePass {
@@ -48,8 +46,7 @@ impl BrickCompositePass {
                 array: false,
                 usage: vk::ImageUsageFlags::STORAGE
                     | vk::ImageUsageFlags::SAMPLED
-                    | vk::ImageUsageFlags::TRANSFER_SRC
-                    | vk::ImageUsageFlags::TRANSFER_DST,
+                    | vk::ImageUsageFlags::TRANSFER_SRC,
             })?,
         })
     }
@@ -70,8 +67,6 @@ impl BrickCompositePass {
             Binding::StorageImage(&march.ray_cloud, Access::ComputeRead),
             Binding::StorageImage(&self.cloud, Access::ComputeWrite),
         ];
-        // Tiles without particle fog are left alone: the cloud image starts cleared.
-        rec.clear_color(&self.cloud, NO_CLOUD);
         let (w, h) = (hdr.extent.width, hdr.extent.height);
         let groups = Groups::Direct([w.div_ceil(TILE), h.div_ceil(TILE), 1]);
         rec.compute(NAME, &self.pipeline, &bindings, bytemuck::bytes_of(&march.divisor), groups);

@@ -1,13 +1,15 @@
 #version 460
-// fog.brick_march: the particle fog ray-marched per pixel through the bricks and composited over
-// the image that fog.apply left (opaque surfaces with the froxel fog applied by depth).
+// fog.brick_march: the particle fog ray-marched through the bricks, one ray per divisor x divisor
+// pixels (push.params.z; the centre pixel of each block), with the froxel fog by depth; the rays
+// are brought to every pixel and composited by fog.brick_composite.
 //
 // Ray: from the camera to the opaque depth, clipped to the box of the bricks in use (bounds left
 // by fog.brick_resolve in the counters). Empty-space skipping: where no level has an occupied
 // brick (allocated, peak extinction > 0), the ray jumps to the exit of the finest brick holding the
-// point; inside occupied bricks it steps half a voxel of the finest occupied level. The start is
-// jittered per pixel and frame (interleaved gradient noise), and the march stops at the opaque depth or when the
-// transmittance falls below MIN_TRANSMITTANCE.
+// point; inside occupied bricks it steps one voxel of the finest occupied level. The start is
+// jittered per ray and frame (interleaved gradient noise; fog.brick_composite's Gaussian averages
+// neighbouring rays), and the march stops at the opaque depth or when the transmittance falls
+// below MIN_TRANSMITTANCE.
 //
 // Density: on each level, the atlas sampled trilinearly (hardware filtering inside the brick,
 // the apron holding the neighbours' cells), summed over the levels (fog::density::Field is the
@@ -16,50 +18,52 @@
 // RenderVKParticleFogBillowSpeed; two copies with phases a half period apart are cross-faded so no
 // copy is advected long enough to stretch.
 //
-// Light: sun (cascaded shadow map) with the particle fog's own shadow (a short march toward the
-// sun, SELF_SHADOW_STEPS samples at doubling distances), local lights and projectors through
-// light_arriving (their shadow maps and textures), the ambient term, all with the froxel fog's
-// Henyey-Greenstein phase; scattering albedo = the splatted tint; fullbright carriers add their
-// tint as emission. Each step integrates analytically (Hillaire 2015).
+// Light: what fog.brick_light left in atlas_light for each voxel (sun with its shadow and the
+// particle fog's own, local lights and projectors, ambient, with the froxel fog's phase), read at
+// the same point as the density and weighted by each level's extinction; scattering albedo = the
+// splatted tint; fullbright carriers add their tint as emission. Each step integrates
+// analytically (Hillaire 2015).
 //
 // Composite with the froxel fog by depth: with S_f(t), T_f(t) the froxel fog's in-scatter and
 // transmittance up to distance t, the pixel becomes
 //   S_f(t0) + sum_k T_p(t_k) (S_f(t_k+1) - S_f(t_k)) + sum_k T_p(t_k) T_f(t_k) s_k
 //   + T_p(end) (hdr - S_f(end)),
 // i.e. froxel fog in front of the cloud attenuates and adds to it, the cloud attenuates whatever
-// lies behind it (froxel fog included), and surfaces in front of the cloud are untouched.
-// Billboards drawn afterwards look up where along their pixel's ray the cloud starts and ends and
-// its optical depth (the `cloud` image) and are attenuated by the part in front of them.
-#include "lighting.glsl"
+// lies behind it (froxel fog included), and surfaces in front of the cloud are untouched. Each ray
+// stores it as hdr * T + added (fog.brick_composite applies it). Billboards drawn afterwards look
+// up where along their pixel's ray the cloud starts and ends and its optical depth (the `cloud`
+// image) and are attenuated by the part in front of them.
+#include "gpu_types.glsl"
+layout(std140, set = 0, binding = 0) uniform Frame { FrameUniform frame; };
+#define FOG_UNIFORM_BINDING 1
 #include "froxel_common.glsl"
 #define BRICKS_SAMPLING_ONLY
-#define BRICK_CONSTANTS_BINDING 10
-#define BRICK_PAGE_BINDING 11
-#define BRICK_SLOT_MAX_BINDING 12
+#define BRICK_CONSTANTS_BINDING 5
+#define BRICK_PAGE_BINDING 6
+#define BRICK_SLOT_MAX_BINDING 7
 #include "bricks.glsl"
+layout(set = 0, binding = 8) uniform sampler3D atlas_density;
+#include "brick_sampling.glsl"
 
 layout(local_size_x = 8, local_size_y = 8) in;
 
-layout(set = 0, binding = 7) uniform sampler3D integrated;
-layout(set = 0, binding = 8) uniform sampler2D depth_tex;
+layout(set = 0, binding = 2) uniform sampler3D integrated;
+layout(set = 0, binding = 3) uniform sampler2D depth_tex;
 // Per ray (reduced resolution): rgb what the particle fog adds, a the transmittance T it leaves to
 // what lies behind; fog.brick_composite makes the pixel hdr * T + rgb.
-layout(set = 0, binding = 9, rgba32f) uniform writeonly image2D march_out;
-layout(set = 0, binding = 13) uniform sampler3D atlas_density;
-layout(set = 0, binding = 14) uniform sampler3D atlas_tint;
-layout(std430, set = 0, binding = 15) readonly buffer Counters { uint counters[]; };
+layout(set = 0, binding = 4, rgba32f) uniform writeonly image2D march_out;
+layout(set = 0, binding = 9) uniform sampler3D atlas_tint;
+// The light each atlas voxel scatters toward the camera (fog.brick_light).
+layout(set = 0, binding = 10) uniform sampler3D atlas_light;
+layout(std430, set = 0, binding = 11) readonly buffer Counters { uint counters[]; };
 // Per ray: x distance where the particle fog starts, y where it ends (m along the ray), z its
 // optical depth between them, w the distance to the opaque surface (fog.brick_composite's depth
 // test and the billboards' `cloud` image).
-layout(set = 0, binding = 16, rgba32f) uniform writeonly image2D march_cloud;
+layout(set = 0, binding = 12, rgba32f) uniform writeonly image2D march_cloud;
 layout(push_constant) uniform Push { FogMarchPush push; };
 
 const float MIN_TRANSMITTANCE = 0.01;
 const int MAX_STEPS = 384;
-const int SELF_SHADOW_STEPS = 3;
-// Local lights light the particle fog as spheres of this radius (m): no 1/d^2 blow-up for fog
-// that drifts through the light itself (a fire inside its own smoke).
-const float LOCAL_LIGHT_RADIUS_M = 0.5;
 const float EMPTY_STEP_EPS_M = 1e-3;
 // "No particle fog along this ray" in the cloud image (m).
 const float NO_CLOUD = 60000.0;
@@ -75,33 +79,8 @@ float start_jitter(ivec2 px, uint frame_index) {
     return fract(52.9829189 * fract(dot(p, vec2(0.06711056, 0.00583715))));
 }
 
-// Levels with bricks in use this frame (bit L), read once per pixel.
-uint used_levels;
-
-bool level_used(int level) {
-    return ((used_levels >> uint(level)) & 1u) != 0u;
-}
-
 bool froxel_on() {
     return push.params.x > 0.5;
-}
-
-// The slot of the level-L brick holding p, or PAGE_NONE.
-uint slot_at(int level, vec3 p) {
-    int at = page_index(level, brick_of(ivec3(floor(p / level_voxel_m(level)))));
-    if (at < 0) {
-        return PAGE_NONE;
-    }
-    uint s = page[at];
-    return s >= PAGE_REQUESTED ? PAGE_NONE : s;
-}
-
-// Atlas coordinates (normalised) of point p on level L in slot s.
-vec3 atlas_uvw(int level, uint slot, vec3 p) {
-    float vox = level_voxel_m(level);
-    vec3 local = p / vox - vec3(brick_of(ivec3(floor(p / vox))) * BRICK_VOXELS);
-    vec3 texel = vec3(atlas_texel(slot, ivec3(0))) + 1.0 + local;
-    return texel / vec3(textureSize(atlas_density, 0));
 }
 
 // The divergence-free billow displacement at p (m).
@@ -136,6 +115,7 @@ struct Sample {
     float extinction;
     vec3 tint;
     float emissive;
+    vec3 light;
 };
 
 // The voxel of the finest level with an occupied brick (allocated, peak above 0) at p, or 0.
@@ -153,7 +133,7 @@ float occupied_voxel(vec3 p) {
 }
 
 Sample sample_at(vec3 p) {
-    Sample s = Sample(0.0, vec3(0.0), 0.0);
+    Sample s = Sample(0.0, vec3(0.0), 0.0, vec3(0.0));
     vec3 q = billow_point(p);
     for (int level = 0; level < LEVELS; ++level) {
         if (!level_used(level)) {
@@ -169,58 +149,14 @@ Sample sample_at(vec3 p) {
         s.extinction += e;
         s.tint += tint.rgb * e;
         s.emissive += tint.a * e;
+        s.light += textureLod(atlas_light, uvw, 0.0).rgb * e;
     }
     if (s.extinction > 0.0) {
         s.tint /= s.extinction;
         s.emissive /= s.extinction;
+        s.light /= s.extinction;
     }
     return s;
-}
-
-float extinction_at(vec3 p) {
-    float e = 0.0;
-    for (int level = 0; level < LEVELS; ++level) {
-        if (!level_used(level)) {
-            continue;
-        }
-        uint slot = slot_at(level, p);
-        if (slot != PAGE_NONE) {
-            e += textureLod(atlas_density, atlas_uvw(level, slot, p), 0.0).r;
-        }
-    }
-    return e;
-}
-
-// Transmittance of the particle fog from p toward the sun.
-float self_shadow(vec3 p, float voxel) {
-    float tau = 0.0;
-    float d = voxel;
-    float t = 0.5 * voxel;
-    for (int i = 0; i < SELF_SHADOW_STEPS; ++i) {
-        tau += extinction_at(p + frame.sun_dir.xyz * (t + 0.5 * d)) * d;
-        t += d;
-        d *= 2.0;
-    }
-    return exp(-tau);
-}
-
-vec3 in_scattered(vec3 p, vec3 view_dir, float voxel) {
-    // The froxel fog's phase asymmetry (isotropic without the froxel fog, whose uniform is then a
-    // stand-in).
-    float g = froxel_on() ? fog.height_fog.w : 0.0;
-    vec3 light = 0.5 * (ambient_for(vec3(0.0, 0.0, 1.0)) + ambient_for(vec3(0.0, 0.0, -1.0)));
-    if (frame.sun_dir.w > 0.0) {
-        float sun = frame.sun_dir.w * henyey_greenstein(dot(view_dir, frame.sun_dir.xyz), g);
-        light += frame.sun_color.rgb * sun * sun_shadow(p, vec3(0.0), 0.0) * self_shadow(p, voxel);
-    }
-    for (uint i = 0u; i < frame.counts.x; ++i) {
-        vec3 to_light;
-        vec3 arriving = light_arriving(i, p, vec3(0.0), 0.0, to_light);
-        vec3 d = lights[i].position_range.xyz - p;
-        float sphere = min(1.0, dot(d, d) / (LOCAL_LIGHT_RADIUS_M * LOCAL_LIGHT_RADIUS_M));
-        light += arriving * sphere * henyey_greenstein(dot(view_dir, to_light), g);
-    }
-    return light;
 }
 
 // Froxel fog (rgb in-scatter, a transmittance) up to distance t along the ray through uv.
@@ -328,8 +264,7 @@ void main() {
             vec4 f = froxel_at(uv, t, view_z_per_m);
             result += transmittance * (f.rgb - f_prev.rgb);
             f_prev = f;
-            vec3 lit = in_scattered(mid, dir, voxel);
-            vec3 source = m.tint * mix(lit, vec3(1.0), m.emissive);
+            vec3 source = m.tint * mix(m.light, vec3(1.0), m.emissive);
             float absorbed = 1.0 - exp(-m.extinction * dt);
             front = min(front, t);
             back = t + dt;

@@ -21,6 +21,8 @@ use crate::world::World;
 
 /// The pass name.
 pub const NAME: &str = "fog.brick_march";
+/// The lighting pass: the light each voxel of the bricks in use scatters toward the camera.
+pub const LIGHT: &str = "fog.brick_light";
 /// Workgroup side.
 const TILE: u32 = 8;
 /// Image rows per march ray row: the march runs one ray per divisor x divisor pixels, so that its
@@ -56,6 +58,7 @@ pub struct MarchInputs<'r> {
 /// The march pipeline, its per-ray images and stand-ins for a frame without froxel fog.
 pub struct BrickMarchPass {
     pipeline: ComputePipeline,
+    light: ComputePipeline,
     /// One ray per `divisor` x `divisor` pixels.
     pub divisor: u32,
     /// `fog.brick_march.rays` (RGBA32F, per ray): what the particle fog adds (rgb) and the
@@ -89,6 +92,11 @@ impl BrickMarchPass {
                 shaders::PASSES_BRICK_MARCH_MARCH_COMP,
                 std::mem::size_of::<FogMarchPush>() as u32,
             )?,
+            light: gpu.create_compute_pipeline(
+                LIGHT,
+                shaders::PASSES_BRICK_MARCH_LIGHT_COMP,
+                std::mem::size_of::<FogMarchPush>() as u32,
+            )?,
             no_fog_uniform,
             no_fog_volume: gpu.create_image(&ImageDesc {
                 name: "fog.brick_march.no_fog_volume",
@@ -115,16 +123,31 @@ impl BrickMarchPass {
         Ok(())
     }
 
-    /// Records the march: one ray per `divisor` x `divisor` pixels.
+    /// Records `fog.brick_light` ([`crate::particle_fog::pool::LIGHT_GROUPS_PER_BRICK`] workgroups per brick in use,
+    /// dispatched from the bricks' `dispatch` buffer), then the march: one ray per `divisor` x
+    /// `divisor` pixels.
     pub fn record(&self, rec: &mut Recorder<'_>, inp: &MarchInputs<'_>, push: &FogMarchPush) {
         let (fog_uniform, fog_volume) =
             inp.fog.map_or((&self.no_fog_uniform, &self.no_fog_volume), |f| (&f.uniform, &f.integrated));
-        let w = inp.world;
         let b = inp.bricks;
         let (read, sampled) = (Access::ComputeRead, Access::ComputeSampled);
         let s = inp.samplers;
-        let mut bindings = lighting_bindings(inp.frame, w, s, IN_COMPUTE).to_vec();
-        bindings.extend([
+        let mut light = lighting_bindings(inp.frame, inp.world, s, IN_COMPUTE).to_vec();
+        light.extend([
+            Binding::Uniform(fog_uniform),
+            Binding::Uniform(&b.constants),
+            Binding::Storage(&b.page, read),
+            Binding::Storage(&b.slot_max, read),
+            Binding::Sampled(&b.atlas_density, s.linear_clamp, sampled),
+            Binding::Storage(&b.counters, read),
+            Binding::Storage(&b.requests, read),
+            Binding::Storage(b.slot_keys(), read),
+            Binding::StorageImage(&b.atlas_light, Access::ComputeWrite),
+        ]);
+        let per_brick = Groups::Indirect(&b.dispatch, 24);
+        rec.compute(LIGHT, &self.light, &light, bytemuck::bytes_of(push), per_brick);
+        let march = [
+            Binding::Uniform(inp.frame),
             Binding::Uniform(fog_uniform),
             Binding::Sampled(fog_volume, s.linear_clamp, sampled),
             Binding::Sampled(inp.depth, s.nearest_clamp, sampled),
@@ -134,12 +157,13 @@ impl BrickMarchPass {
             Binding::Storage(&b.slot_max, read),
             Binding::Sampled(&b.atlas_density, s.linear_clamp, sampled),
             Binding::Sampled(&b.atlas_tint, s.linear_clamp, sampled),
+            Binding::Sampled(&b.atlas_light, s.linear_clamp, sampled),
             Binding::Storage(&b.counters, read),
             Binding::StorageImage(&self.ray_cloud, Access::ComputeWrite),
-        ]);
+        ];
         let (width, height) = (self.rays.extent.width, self.rays.extent.height);
         let groups = Groups::Direct([width.div_ceil(TILE), height.div_ceil(TILE), 1]);
-        rec.compute(NAME, &self.pipeline, &bindings, bytemuck::bytes_of(push), groups);
+        rec.compute(NAME, &self.pipeline, &march, bytemuck::bytes_of(push), groups);
     }
 }
 

@@ -6,7 +6,8 @@
 //! `fog.brick_splat` runs a thread per carrier and hands kernels wider than a few z slabs to
 //! `fog.brick_splat.wide` (a thread per slab). Once the counts are final they are copied from
 //! `fog.bricks.counters` into `fog.bricks.dispatch`, from which the wide splat, the resolve and
-//! the clear (one workgroup per brick in use) are dispatched indirectly.
+//! the clear (one workgroup per brick in use), and later `fog.brick_light`, are dispatched
+//! indirectly.
 
 use crate::error::Result;
 use crate::shaders;
@@ -63,7 +64,7 @@ impl BrickSplatPasses {
         let copy =
             [Use::Buffer(counters, Access::TransferRead), Use::Buffer(dispatch, Access::TransferWrite)];
         rec.pass("fog.bricks.dispatch", &copy, |rec| {
-            rec.copy_buffer_regions(counters, dispatch, &[(0, 0, 12), (wide_args, 12, 12)]);
+            rec.copy_buffer_regions(counters, dispatch, &[(0, 0, 12), (wide_args, 12, 12), (0, 24, 4)]);
         });
         let wide = Groups::Indirect(dispatch, 12);
         rec.compute(SPLAT_WIDE, &self.splat, bindings, bytemuck::bytes_of(&mode(1)), wide);

@@ -1,0 +1,98 @@
+#version 460
+// fog.brick_light: the light the particle fog scatters toward the camera, once per atlas voxel of
+// each brick in use (LIGHT_GROUPS workgroups per brick, a thread per voxel; workgroup x is the
+// brick's place in the list of bricks in use, as for fog.brick_resolve), so that the march reads
+// it with one texture fetch per level instead of lighting every step of every ray.
+//
+// Per voxel centre p (the 8^3 interior and the one-voxel apron, so the march's trilinear lookups
+// are seamless): the ambient term, the sun through its cascaded shadow map and through the
+// particle fog itself (self-shadowing: SELF_SHADOW_STEPS extinction samples toward the sun at
+// doubling distances, from half a voxel to about 60 voxels of the brick's level), local lights
+// and projectors through light_arriving (their shadow maps and textures), all with the froxel
+// fog's Henyey-Greenstein phase for the direction from the camera to p (every ray reaching p
+// comes from the camera). Bricks whose peak extinction is 0 are skipped (the march weights the
+// light by extinction).
+#include "lighting.glsl"
+#include "froxel_common.glsl"
+#define BRICKS_SAMPLING_ONLY
+#define BRICK_CONSTANTS_BINDING 7
+#define BRICK_PAGE_BINDING 8
+#define BRICK_SLOT_MAX_BINDING 9
+#include "bricks.glsl"
+layout(set = 0, binding = 10) uniform sampler3D atlas_density;
+#include "brick_sampling.glsl"
+
+layout(local_size_x = 128) in;
+
+layout(std430, set = 0, binding = 11) readonly buffer Counters { uint counters[]; };
+layout(std430, set = 0, binding = 12) readonly buffer Requests { uint requests[]; };
+layout(std430, set = 0, binding = 13) readonly buffer SlotKey { ivec4 slot_key[]; };
+layout(set = 0, binding = 14, rgba16f) uniform writeonly image3D atlas_light;
+layout(push_constant) uniform Push { FogMarchPush push; };
+
+// Workgroups per brick (particle_fog::pool::LIGHT_GROUPS_PER_BRICK, the dispatch's y).
+const uint LIGHT_GROUPS = 8u;
+const int SELF_SHADOW_STEPS = 6;
+// Local lights light the particle fog as spheres of this radius (m): no 1/d^2 blow-up for fog
+// that drifts through the light itself (a fire inside its own smoke).
+const float LOCAL_LIGHT_RADIUS_M = 0.5;
+
+bool froxel_on() {
+    return push.params.x > 0.5;
+}
+
+// Transmittance of the particle fog from p toward the sun.
+float self_shadow(vec3 p, float voxel) {
+    float tau = 0.0;
+    float d = voxel;
+    float t = 0.5 * voxel;
+    for (int i = 0; i < SELF_SHADOW_STEPS; ++i) {
+        tau += extinction_at(p + frame.sun_dir.xyz * (t + 0.5 * d)) * d;
+        t += d;
+        d *= 2.0;
+    }
+    return exp(-tau);
+}
+
+vec3 in_scattered(vec3 p, vec3 view_dir, float voxel) {
+    // The froxel fog's phase asymmetry (isotropic without the froxel fog, whose uniform is then a
+    // stand-in).
+    float g = froxel_on() ? fog.height_fog.w : 0.0;
+    vec3 light = 0.5 * (ambient_for(vec3(0.0, 0.0, 1.0)) + ambient_for(vec3(0.0, 0.0, -1.0)));
+    if (frame.sun_dir.w > 0.0) {
+        float sun = frame.sun_dir.w * henyey_greenstein(dot(view_dir, frame.sun_dir.xyz), g);
+        light += frame.sun_color.rgb * sun * sun_shadow(p, vec3(0.0), 0.0) * self_shadow(p, voxel);
+    }
+    for (uint i = 0u; i < frame.counts.x; ++i) {
+        vec3 to_light;
+        vec3 arriving = light_arriving(i, p, vec3(0.0), 0.0, to_light);
+        vec3 d = lights[i].position_range.xyz - p;
+        float sphere = min(1.0, dot(d, d) / (LOCAL_LIGHT_RADIUS_M * LOCAL_LIGHT_RADIUS_M));
+        light += arriving * sphere * henyey_greenstein(dot(view_dir, to_light), g);
+    }
+    return light;
+}
+
+void main() {
+    uint slot = requests[bricks.params.z + gl_WorkGroupID.x];
+    if (uintBitsToFloat(slot_max[slot]) <= 0.0) {
+        return;
+    }
+    ivec4 key = slot_key[slot];
+    used_levels = counters[C_LEVELS];
+    float voxel = level_voxel_m(key.w);
+    const uint STORED = uint(BRICK_STORED * BRICK_STORED * BRICK_STORED);
+    const uint PER_GROUP = (STORED + LIGHT_GROUPS - 1u) / LIGHT_GROUPS;
+    uint first = gl_WorkGroupID.y * PER_GROUP;
+    for (uint v = first + gl_LocalInvocationIndex; v < min(first + PER_GROUP, STORED); v += gl_WorkGroupSize.x) {
+        ivec3 local = ivec3(int(v) % BRICK_STORED, (int(v) / BRICK_STORED) % BRICK_STORED,
+                            int(v) / (BRICK_STORED * BRICK_STORED));
+        vec3 p = (vec3(key.xyz * BRICK_VOXELS + local - ivec3(1)) + 0.5) * voxel;
+        vec3 view_dir = normalize(p - frame.camera_pos.xyz);
+        vec3 lit = in_scattered(p, view_dir, voxel);
+        if (any(isnan(lit)) || any(isinf(lit))) {
+            lit = vec3(0.0);
+        }
+        imageStore(atlas_light, atlas_texel(slot, local), vec4(min(lit, vec3(60000.0)), 1.0));
+    }
+}
