@@ -9,6 +9,7 @@
 //! - [`kernel`]: a carrier's mass and kernel (width law, cell weights, fixed point).
 //! - [`splat`]: the CPU twin of the GPU brick splat.
 //! - [`density`]: the field as the march samples it, its export grid and Mitsuba `.vol` writer.
+//! - [`march`]: the CPU twin of the brick march (transmittance, in-scatter, the cloud span).
 #![forbid(unsafe_code)]
 
 pub mod bricks;
@@ -17,6 +18,7 @@ pub mod density;
 mod error;
 pub mod froxel;
 pub mod kernel;
+pub mod march;
 pub mod report;
 pub mod splat;
 

@@ -1,0 +1,226 @@
+//! The CPU twin of `fog.brick_march`: one ray through the particle fog's [`Field`], stepped as the
+//! GPU steps it, giving its transmittance, optical depth, in-scattered light and where the fog
+//! starts and ends (the `cloud` image).
+//!
+//! Stepping (mirrors `march.comp`): the ray is clipped to the box of the bricks in use and to the
+//! opaque surface. Where no level has an occupied brick (one whose 10³ atlas voxels, apron
+//! included, hold any extinction) the ray jumps to the exit of the level-0 brick holding the point
+//! (the GPU takes the finest level whose clip window holds the point, which is level 0 within 16
+//! level-0 bricks of the camera); inside occupied bricks it steps one voxel of the finest occupied
+//! level, the first step after a jump shortened by the ray's jitter. Each step samples the field at
+//! its midpoint and integrates analytically (transmittance `exp(-sigma dt)`, in-scatter
+//! `source * (1 - exp(-sigma dt))`); the march stops at [`MIN_TRANSMITTANCE`] or after
+//! [`MAX_STEPS`]. The billow warp is not part of the twin (it is compared with billows off).
+
+use std::collections::HashMap;
+
+use glam::{IVec3, Vec3};
+
+use crate::bricks::{self, BRICK_VOXELS};
+use crate::density::Field;
+
+/// The march stops when the transmittance falls below this.
+pub const MIN_TRANSMITTANCE: f32 = 0.01;
+/// Loop iterations per ray (steps and jumps).
+pub const MAX_STEPS: usize = 384;
+/// How far past a brick's exit a jump lands, m.
+pub const EMPTY_STEP_EPS_M: f32 = 1e-3;
+/// Shortest first step, as a fraction of a voxel.
+const MIN_FIRST_STEP: f32 = 0.05;
+
+/// A ray from `origin` along the unit `dir`, ending at the opaque surface `t_surface` m away
+/// (`f32::INFINITY` for the sky).
+#[derive(Clone, Copy, Debug)]
+pub struct Ray {
+    /// Start (the camera), m.
+    pub origin: Vec3,
+    /// Unit direction.
+    pub dir: Vec3,
+    /// Distance to the opaque surface, m.
+    pub t_surface: f32,
+}
+
+/// What the particle fog does along one ray.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Marched {
+    /// Transmittance from the origin to the end of the march.
+    pub transmittance: f32,
+    /// Optical depth summed over the steps.
+    pub optical_depth: f32,
+    /// Light scattered toward the origin: the sum of `source * (1 - exp(-sigma dt))` weighted by
+    /// the transmittance in front of each step.
+    pub in_scatter: Vec3,
+    /// Where the first step with fog starts and the last ends, m (`None`: no fog on the ray).
+    pub span: Option<(f32, f32)>,
+}
+
+/// A [`Field`] ready to be marched: each brick's peak extinction, apron included.
+pub struct MarchField<'f> {
+    field: &'f Field,
+    peaks: HashMap<(usize, IVec3), f32>,
+    bounds: Option<(Vec3, Vec3)>,
+}
+
+impl<'f> MarchField<'f> {
+    /// Prepares `field`.
+    pub fn new(field: &'f Field) -> MarchField<'f> {
+        let peaks =
+            field.bricks.keys().map(|&(level, b)| ((level, b), apron_peak(field, level, b))).collect();
+        MarchField { field, peaks, bounds: field.bounds() }
+    }
+
+    /// Marches `ray` with the first-step `jitter` (0..1, [`start_jitter`] on the GPU); `source`
+    /// gives the light a unit of extinction scatters toward the origin at a point.
+    pub fn march(&self, ray: &Ray, jitter: f32, source: impl Fn(Vec3) -> Vec3) -> Marched {
+        let mut out = Marched { transmittance: 1.0, optical_depth: 0.0, in_scatter: Vec3::ZERO, span: None };
+        let Some((lo, hi)) = self.bounds else { return out };
+        let Some((t0, t1)) = ray_box(ray.origin, ray.dir, lo, hi) else { return out };
+        let t1 = t1.min(ray.t_surface);
+        let mut t = t0;
+        let mut first = true;
+        for _ in 0..MAX_STEPS {
+            if t >= t1 || out.transmittance <= MIN_TRANSMITTANCE {
+                break;
+            }
+            let p = ray.origin + ray.dir * t;
+            let Some(voxel) = self.occupied_voxel(p) else {
+                t += brick_exit(p, ray.dir, self.field.voxel_size_m * BRICK_VOXELS as f32) + EMPTY_STEP_EPS_M;
+                first = true;
+                continue;
+            };
+            let dt = (voxel * if first { jitter.max(MIN_FIRST_STEP) } else { 1.0 }).min(t1 - t);
+            first = false;
+            let sigma = self.field.extinction_at(ray.origin + ray.dir * (t + 0.5 * dt));
+            if sigma > 0.0 {
+                let absorbed = 1.0 - (-sigma * dt).exp();
+                let mid = ray.origin + ray.dir * (t + 0.5 * dt);
+                out.in_scatter += out.transmittance * source(mid) * absorbed;
+                out.optical_depth += sigma * dt;
+                out.span = Some((out.span.map_or(t, |s| s.0), t + dt));
+                out.transmittance *= 1.0 - absorbed;
+            }
+            t += dt;
+        }
+        out
+    }
+
+    /// The voxel edge of the finest level with an occupied brick at `p`.
+    fn occupied_voxel(&self, p: Vec3) -> Option<f32> {
+        (0..bricks::LEVELS).find_map(|level| {
+            let vox = bricks::level_voxel_m(self.field.voxel_size_m, level);
+            let b = bricks::brick_of((p / vox).floor().as_ivec3());
+            self.peaks.get(&(level, b)).filter(|&&peak| peak > 0.0).map(|_| vox)
+        })
+    }
+}
+
+/// The interleaved gradient noise (Jimenez 2014) the GPU jitters ray `px` with in frame `frame`.
+pub fn start_jitter(px: [u32; 2], frame: u32) -> f32 {
+    let o = 5.588238 * (frame % 64) as f32;
+    let (x, y) = (px[0] as f32 + o, px[1] as f32 + o);
+    let inner = (x * 0.06711056 + y * 0.00583715).fract();
+    (52.982_918 * inner).fract()
+}
+
+/// The largest extinction of the 10³ cells brick `b` of `level` stores (its 8³ and a one-cell
+/// apron from its neighbours).
+fn apron_peak(field: &Field, level: usize, b: IVec3) -> f32 {
+    let base = b * BRICK_VOXELS - IVec3::ONE;
+    let n = BRICK_VOXELS + 2;
+    let mut peak = 0.0f32;
+    for i in 0..n * n * n {
+        let c = base + IVec3::new(i % n, (i / n) % n, i / (n * n));
+        peak = peak.max(field.cell(level, c));
+    }
+    peak
+}
+
+/// Entry and exit distances of the ray through the box, entry clamped to 0.
+fn ray_box(o: Vec3, d: Vec3, lo: Vec3, hi: Vec3) -> Option<(f32, f32)> {
+    let inv = d.recip();
+    let (a, b) = ((lo - o) * inv, (hi - o) * inv);
+    let (tmin, tmax) = (a.min(b), a.max(b));
+    let t0 = tmin.max_element().max(0.0);
+    let t1 = tmax.min_element();
+    (t1 > t0).then_some((t0, t1))
+}
+
+/// Distance along `d` from `p` to the exit of the cube of edge `edge` (world-aligned) holding `p`.
+fn brick_exit(p: Vec3, d: Vec3, edge: f32) -> f32 {
+    let lo = (p / edge).floor() * edge;
+    let hi = lo + Vec3::splat(edge);
+    ((lo - p) / d).max((hi - p) / d).min_element()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A field of `n`³ level-0 bricks of uniform extinction `sigma`, from the origin.
+    fn block(sigma: f32, n: i32, voxel: f32) -> Field {
+        let mut field = Field { voxel_size_m: voxel, ..Field::default() };
+        for i in 0..n * n * n {
+            let b = IVec3::new(i % n, (i / n) % n, i / (n * n));
+            field.bricks.insert((0, b), vec![sigma; 512]);
+        }
+        field
+    }
+
+    #[test]
+    fn transmittance_through_a_uniform_block_is_beer_lambert() {
+        // 4 bricks of 8 voxels of 0.1 m: a 3.2 m cube; the ray runs inside it, away from the
+        // edges where the trilinear field ramps to 0, and stops at a surface.
+        let (sigma, length) = (1.3, 2.0);
+        let field = block(sigma, 4, 0.1);
+        let mf = MarchField::new(&field);
+        let ray = Ray { origin: Vec3::new(0.6, 1.6, 1.6), dir: Vec3::X, t_surface: length };
+        for jitter in [0.0, 0.37, 0.99] {
+            let m = mf.march(&ray, jitter, |_| Vec3::ONE);
+            let expected = (-sigma * length).exp();
+            assert!((m.transmittance / expected - 1.0).abs() < 0.005, "{} vs {expected}", m.transmittance);
+            assert!((m.optical_depth - sigma * length).abs() < 1e-4);
+            // A constant source scatters source * (1 - T) in all.
+            assert!((m.in_scatter.x - (1.0 - expected)).abs() < 1e-4, "{:?}", m.in_scatter);
+            assert_eq!(m.span, Some((0.0, length)));
+        }
+    }
+
+    #[test]
+    fn a_ray_that_misses_the_bricks_or_stops_in_front_of_them_sees_nothing() {
+        let field = block(2.0, 2, 0.1);
+        let mf = MarchField::new(&field);
+        let miss = Ray { origin: Vec3::new(-1.0, 5.0, 0.5), dir: Vec3::X, t_surface: f32::INFINITY };
+        let blocked = Ray { origin: Vec3::new(-1.0, 0.8, 0.8), dir: Vec3::X, t_surface: 0.5 };
+        for ray in [miss, blocked] {
+            let m = mf.march(&ray, 0.5, |_| Vec3::ONE);
+            assert_eq!((m.transmittance, m.optical_depth, m.span), (1.0, 0.0, None));
+        }
+    }
+
+    #[test]
+    fn empty_bricks_are_skipped_and_the_march_stops_when_opaque() {
+        // Two bricks 3 m apart, the first empty: the ray crosses the gap in a few jumps and the
+        // dense second brick stops it near T = 0.01.
+        let mut field = Field { voxel_size_m: 0.1, ..Field::default() };
+        field.bricks.insert((0, IVec3::new(0, 0, 0)), vec![0.0; 512]);
+        field.bricks.insert((0, IVec3::new(4, 0, 0)), vec![50.0; 512]);
+        let mf = MarchField::new(&field);
+        let ray = Ray { origin: Vec3::new(-0.5, 0.4, 0.4), dir: Vec3::X, t_surface: f32::INFINITY };
+        let m = mf.march(&ray, 0.5, |_| Vec3::ZERO);
+        assert!(m.transmittance <= MIN_TRANSMITTANCE && m.transmittance > 1e-4, "{m:?}");
+        let (front, _) = m.span.expect("fog");
+        assert!((front - 3.7).abs() < 0.11, "fog starts where the trilinear ramp does: {front}");
+    }
+
+    #[test]
+    fn jitter_is_the_gpus_interleaved_gradient_noise() {
+        // Values of the formula in march.comp worked by hand for two rays.
+        assert!((start_jitter([0, 0], 0) - 0.0).abs() < 1e-6);
+        let x = 3.0f32 * 0.06711056 + 5.0 * 0.00583715;
+        assert!((start_jitter([3, 5], 0) - (52.982_918 * x.fract()).fract()).abs() < 1e-6);
+        for f in 0..64 {
+            let j = start_jitter([17, 9], f);
+            assert!((0.0..1.0).contains(&j));
+        }
+    }
+}
