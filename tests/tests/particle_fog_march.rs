@@ -85,3 +85,70 @@ fn the_march_agrees_with_its_cpu_twin_per_pixel() {
         Ok(())
     });
 }
+
+/// The fog machine's HDR frame at `size` with `overrides` after a warm-up.
+fn fog_machine_hdr(
+    gpu: &mut render::Gpu,
+    size: (u32, u32),
+    overrides: &[&str],
+) -> anyhow::Result<Vec<[f32; 4]>> {
+    let scene = render::scene::load(&scene_path("fog_machine"))?;
+    let mut settings = settings::Settings::default();
+    let mut all: Vec<String> = scene.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    all.extend(overrides.iter().map(|o| o.to_string()));
+    settings::cli::apply_overrides(&mut settings, &all)?;
+    let mut world = World::new(gpu, &scene)?;
+    let mut r = HostRenderer::new(gpu, size.0, size.1)?;
+    for f in 0..90 {
+        r.simulate(gpu, &scene, &settings, f as f32 / FPS)?;
+    }
+    r.render(gpu, &mut world, &scene, &settings, 90.0 / FPS)?;
+    Ok(r.read_hdr(gpu)?)
+}
+
+#[test]
+fn the_reduced_resolution_march_matches_one_ray_per_pixel() {
+    gpu_test(|gpu| {
+        let size = (192, 108);
+        let fog = |d: &str| {
+            ["RenderVKParticleFog=true".to_string(), format!("RenderVKParticleFogMarchDivisor={d}")]
+        };
+        let off = fog_machine_hdr(gpu, size, &["RenderVKParticleFog=false"])?;
+        let full = fog_machine_hdr(gpu, size, &fog("1").each_ref().map(String::as_str))?;
+        let lum = |p: &[f32; 4]| 0.2126 * p[0] + 0.7152 * p[1] + 0.0722 * p[2];
+        for divisor in ["2", "3"] {
+            let reduced = fog_machine_hdr(gpu, size, &fog(divisor).each_ref().map(String::as_str))?;
+            // The fog's contribution (per-pixel march minus no particle fog) against the
+            // difference the reduced march makes, summed over the frame.
+            let contribution: f32 = full.iter().zip(&off).map(|(a, b)| (lum(a) - lum(b)).abs()).sum();
+            let error: f32 = full.iter().zip(&reduced).map(|(a, b)| (lum(a) - lum(b)).abs()).sum();
+            assert!(contribution > 0.0, "the fog shows");
+            assert!(
+                error < 0.15 * contribution,
+                "divisor {divisor}: differs by {error} against a contribution of {contribution}"
+            );
+            // Where the per-pixel march adds nothing within reach of the upsample's rays, the
+            // reduced march leaves the pixels exactly as without it.
+            let (w, h) = (size.0 as i32, size.1 as i32);
+            let reach = 3 * divisor.parse::<i32>()? + 1;
+            let untouched = |x: i32, y: i32| full[(y * w + x) as usize] == off[(y * w + x) as usize];
+            let mut checked = 0;
+            for y in 0..h {
+                for x in 0..w {
+                    let near =
+                        (-reach..=reach).flat_map(|dy| (-reach..=reach).map(move |dx| (x + dx, y + dy)));
+                    let clear = near
+                        .filter(|&(nx, ny)| nx >= 0 && ny >= 0 && nx < w && ny < h)
+                        .all(|(nx, ny)| untouched(nx, ny));
+                    if clear {
+                        checked += 1;
+                        let i = (y * w + x) as usize;
+                        assert_eq!(reduced[i], off[i], "divisor {divisor}: pixel ({x}, {y}) changed");
+                    }
+                }
+            }
+            assert!(checked > (w * h) as usize / 4, "most of the frame is far from the cloud ({checked})");
+        }
+        Ok(())
+    });
+}
