@@ -229,7 +229,15 @@ fn export_density(
         _ => (fog::density::Field::default(), Vec::new()),
     };
     let scale = settings.particle_fog_density * settings.particle_fog_strength;
-    export::write_files(dir, stem, &field, |p| field.extinction_at(p), &carriers, scale, &camera)?;
+    // The march's own density function: the field seen through the billow warp at that frame.
+    let billow = fog::march::Billow {
+        strength: settings.particle_fog_billow,
+        scale_m: settings.particle_fog_billow_scale_m,
+        speed_m_per_s: settings.particle_fog_billow_speed_m_per_s,
+        time_s: t,
+    };
+    let sample = |p| field.extinction_at(billow.warp(p));
+    export::write_files(dir, stem, &field, sample, &carriers, scale, &camera)?;
     Ok(())
 }
 
