@@ -41,6 +41,7 @@ pub fn record_simulation(rec: &mut Recorder<'_>, pool: &mut GpuParticles, passes
     let current = pool.current_list();
     let bufs = SimBuffers {
         pool: &pool.pool,
+        templates: &pool.templates,
         dead: &pool.dead,
         alive_in: &pool.alive[current],
         alive_out: &pool.alive[1 - current],
