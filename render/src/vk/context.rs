@@ -203,10 +203,16 @@ impl Gpu {
         self.profiler.begin_frame(&self.shared, timed);
         let mut recorder = Recorder::new(&self.shared, cmd, &mut self.profiler);
         let value = record(&mut recorder);
-        let views = recorder.into_deferred_views();
-        let outcome = value.and_then(|v| self.finish(cmd).map(|()| v));
-        // SAFETY: `finish` waited on the fence (or the buffer never reached the queue), so the GPU
-        // no longer uses `cmd` or the views made for it.
+        let (views, journal) = recorder.into_parts();
+        let submitted = value.and_then(|v| self.end_and_submit(cmd).map(|()| v));
+        if submitted.is_err() {
+            // Nothing reached the GPU: the next frame's barriers start from the states before this one.
+            journal.roll_back();
+        }
+        // After a failed wait (device lost) the states stay as recorded: nothing later will run.
+        let outcome = submitted.and_then(|v| self.wait_and_collect().map(|()| v));
+        // SAFETY: `wait_and_collect` waited on the fence (or the buffer never reached the queue),
+        // so the GPU no longer uses `cmd` or the views made for it.
         unsafe {
             self.shared.device.free_command_buffers(self.pool, &[cmd]);
             for view in views {
@@ -216,7 +222,8 @@ impl Gpu {
         outcome
     }
 
-    fn finish(&mut self, cmd: vk::CommandBuffer) -> Result<()> {
+    /// Ends `cmd` and submits it; on failure nothing of it reached the GPU.
+    fn end_and_submit(&mut self, cmd: vk::CommandBuffer) -> Result<()> {
         let device = &self.shared.device;
         // SAFETY: `cmd` is in the recording state; the queue is externally synchronised by its mutex;
         // the fence is unsignalled (reset after every wait).
@@ -226,7 +233,15 @@ impl Gpu {
             let submit = vk::SubmitInfo::default().command_buffers(&cmds);
             let queue = self.shared.queue.lock();
             device.queue_submit(*queue, &[submit], self.fence).ctx("submitting commands")?;
-            drop(queue);
+        }
+        Ok(())
+    }
+
+    /// Waits for the submission and collects its timestamps.
+    fn wait_and_collect(&mut self) -> Result<()> {
+        let device = &self.shared.device;
+        // SAFETY: the fence belongs to this device and guards the one submission in flight.
+        unsafe {
             device.wait_for_fences(&[self.fence], true, u64::MAX).ctx("waiting for the GPU")?;
             device.reset_fences(&[self.fence]).ctx("resetting a fence")?;
         }
