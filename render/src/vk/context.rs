@@ -18,7 +18,7 @@ use super::device::{self, DeviceInfo, DeviceSelector};
 use super::instance::Instance;
 use super::profiler::Profiler;
 use super::recorder::Recorder;
-use crate::error::{Result, VkResultExt};
+use crate::error::{RenderError, Result, VkResultExt};
 
 /// What to create.
 #[derive(Clone, Debug, Default)]
@@ -42,12 +42,25 @@ pub(crate) struct Shared {
     /// Live allocations by id: their names, for leak reports.
     pub live: Mutex<BTreeMap<u64, String>>,
     next_id: AtomicU64,
+    /// The name prefix of the next allocation to refuse ([`Gpu::fail_next_allocation`]).
+    fail_next: Mutex<Option<String>>,
 }
 
 impl Shared {
     /// A fresh id for a resource.
     pub fn next_id(&self) -> u64 {
         self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Refuses the allocation named `name` as out of device memory when
+    /// [`Gpu::fail_next_allocation`] asked for it (once).
+    pub fn injected_failure(&self, name: &str) -> Result<()> {
+        let mut next = self.fail_next.lock();
+        if next.as_ref().is_some_and(|prefix| name.starts_with(prefix.as_str())) {
+            *next = None;
+            return Err(RenderError::OutOfMemory(format!("creating {name} (injected failure)")));
+        }
+        Ok(())
     }
 
     /// Gives a Vulkan object its debug-utils name (shown in validation messages and captures).
@@ -113,6 +126,7 @@ impl Gpu {
             canary,
             live: Mutex::new(BTreeMap::new()),
             next_id: AtomicU64::new(1),
+            fail_next: Mutex::new(None),
         });
         let pool_info = vk::CommandPoolCreateInfo::default()
             .queue_family_index(queue_family)
@@ -169,6 +183,14 @@ impl Gpu {
     /// Whether the validation layer is on.
     pub fn validation(&self) -> bool {
         self.shared.instance.validation
+    }
+
+    /// Makes the next buffer or image whose name starts with `name_prefix` fail to allocate with
+    /// [`RenderError::OutOfMemory`], as a device out of memory would (once; nothing else is
+    /// affected): how the tests and the soak run check that a feature whose resources cannot be
+    /// made is turned off ([`crate::frame::features`]).
+    pub fn fail_next_allocation(&self, name_prefix: &str) {
+        *self.shared.fail_next.lock() = Some(name_prefix.to_owned());
     }
 
     /// Names of allocations that are alive now.

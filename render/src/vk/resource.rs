@@ -84,6 +84,7 @@ impl Gpu {
             .sharing_mode(vk::SharingMode::EXCLUSIVE);
         let alloc_info = allocation_info(desc.location);
         let shared = &self.shared;
+        shared.injected_failure(desc.name)?;
         // SAFETY: valid create infos; the pair is destroyed once in `Drop`.
         let (raw, allocation) = unsafe { shared.allocator.create_buffer(&info, &alloc_info) }
             .ctx(&format!("creating buffer {}", desc.name))?;
@@ -209,6 +210,7 @@ impl Gpu {
             .usage(desc.usage)
             .initial_layout(vk::ImageLayout::UNDEFINED);
         let shared = &self.shared;
+        shared.injected_failure(desc.name)?;
         // SAFETY: valid create info; destroyed once in `Drop`.
         let (raw, allocation) =
             unsafe { shared.allocator.create_image(&info, &allocation_info(MemoryLocation::GpuOnly)) }
