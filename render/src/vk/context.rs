@@ -46,6 +46,19 @@ pub(crate) struct Shared {
     fail_next: Mutex<Option<String>>,
 }
 
+/// vk-mem's totals at one moment ([`Gpu::memory_stats`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct MemoryStats {
+    /// `VkDeviceMemory` blocks allocated.
+    pub blocks: u32,
+    /// vk-mem allocations (buffers and images) alive.
+    pub allocations: u32,
+    /// Bytes in those blocks.
+    pub block_bytes: u64,
+    /// Bytes the allocations occupy.
+    pub allocation_bytes: u64,
+}
+
 impl Shared {
     /// A fresh id for a resource.
     pub fn next_id(&self) -> u64 {
@@ -191,6 +204,19 @@ impl Gpu {
     /// made is turned off ([`crate::frame::features`]).
     pub fn fail_next_allocation(&self, name_prefix: &str) {
         *self.shared.fail_next.lock() = Some(name_prefix.to_owned());
+    }
+
+    /// vk-mem's totals over every heap now (`vmaCalculateStatistics`): what the soak run watches
+    /// for growth.
+    pub fn memory_stats(&self) -> Result<MemoryStats> {
+        let total =
+            self.shared.allocator.calculate_statistics().ctx("reading vk-mem statistics")?.total.statistics;
+        Ok(MemoryStats {
+            blocks: total.blockCount,
+            allocations: total.allocationCount,
+            block_bytes: total.blockBytes,
+            allocation_bytes: total.allocationBytes,
+        })
     }
 
     /// Names of allocations that are alive now.
