@@ -195,6 +195,9 @@ pub struct ScheduledSource {
     pub stream: u32,
     /// `clock.elapsed` when it was removed.
     pub removed_at_s: Option<f32>,
+    /// The longest particle lifetime of any system it had (particles in flight keep the
+    /// lifetime they were born with when [`ScheduledSource::set_system`] changes it), seconds.
+    pub longest_life_s: f32,
 }
 
 impl ScheduledSource {
@@ -203,7 +206,26 @@ impl ScheduledSource {
     pub fn new(desc: SourceDesc, stream: u32) -> Self {
         let mut desc = desc;
         desc.sys.burst_rate = desc.sys.burst_rate.max(MIN_BURST_RATE_S);
-        ScheduledSource { clock: SourceClock::new(&desc.sys), desc, stream, removed_at_s: None }
+        let longest_life_s = desc.sys.part.max_age;
+        ScheduledSource {
+            clock: SourceClock::new(&desc.sys),
+            desc,
+            stream,
+            removed_at_s: None,
+            longest_life_s,
+        }
+    }
+
+    /// Takes `sys` for the next bursts, as the reference's `Simulation::set_system` does: the
+    /// clock (elapsed time, last burst, `R`, serials) is kept; the burst rate (floored) and the
+    /// burst radius come from the new system. Particles in flight keep their template values
+    /// (the GPU copies them at birth).
+    pub fn set_system(&mut self, sys: PartSysData) {
+        self.desc.sys = sys;
+        self.desc.sys.burst_rate = sys.burst_rate.max(MIN_BURST_RATE_S);
+        self.clock.burst_rate_s = self.desc.sys.burst_rate;
+        self.clock.radius_m = sys.burst_radius;
+        self.longest_life_s = self.longest_life_s.max(sys.part.max_age);
     }
 
     /// Stops its bursts and forgets its object; its particles live out their lives.
@@ -220,8 +242,7 @@ impl ScheduledSource {
     /// True once it was removed and every particle it made has outlived its lifetime (with one
     /// clamped step of margin): its slot may take a new source.
     pub fn is_finished(&self) -> bool {
-        self.removed_at_s
-            .is_some_and(|at| self.clock.elapsed - at > self.desc.sys.part.max_age + MAX_STEP_DT_S)
+        self.removed_at_s.is_some_and(|at| self.clock.elapsed - at > self.longest_life_s + MAX_STEP_DT_S)
     }
 }
 
@@ -527,5 +548,50 @@ mod tests {
         out.clear();
         let plan = scheduler.schedule(&mut sources, DT, &mut out);
         assert!(out.is_empty() && plan.bursts_stopped == 2, "{out:?}");
+    }
+
+    #[test]
+    fn a_source_is_not_finished_while_particles_of_an_earlier_longer_lived_system_may_live() {
+        let mut long = sys(RATE, 1, 0.0);
+        long.part.max_age = 2.0;
+        let mut short = long;
+        short.part.max_age = 0.25;
+        let mut s = scheduled(long, 0.0);
+        s.set_system(short);
+        s.remove();
+        let mut bursts = Vec::new();
+        // One second after removal: past the short lifetime, not past the long one.
+        for _ in 0..16 {
+            s.clock.step(&s.desc.sys, DT, &mut bursts);
+        }
+        assert!(!s.is_finished(), "particles born under the 2 s system may still be in flight");
+        for _ in 0..32 {
+            s.clock.step(&s.desc.sys, DT, &mut bursts);
+        }
+        assert!(s.is_finished());
+    }
+
+    #[test]
+    fn bursts_after_a_system_change_match_the_reference() {
+        let first = sys(RATE, 2, 0.0);
+        let mut second = sys(0.0, 5, 0.0);
+        second.burst_radius = 1.5;
+        second.part.flags = PartFlags(PartFlags::FOLLOW_SRC);
+        let mut sim = Simulation::new(SimConfig { seed: 3, max_particles: None });
+        let id = sim.add_source(desc(first));
+        let mut s = ScheduledSource::new(desc(first), 0);
+        for frame in 0..12 {
+            if frame == 5 {
+                assert!(sim.set_system(id, second));
+                s.set_system(second);
+            }
+            let stats = sim.step(DT);
+            let mut bursts = Vec::new();
+            s.clock.step(&s.desc.sys, DT, &mut bursts);
+            let candidates: u32 = bursts.iter().map(|b| b.count).sum();
+            assert_eq!(candidates, stats.emitted, "frame {frame} candidates");
+            let serials: Vec<u32> = sim.source_particles(id).iter().map(|p| p.serial).collect();
+            assert_eq!(serials.last().map(|l| l + 1).unwrap_or(0), s.clock.next_serial, "frame {frame}");
+        }
     }
 }

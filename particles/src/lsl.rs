@@ -43,7 +43,7 @@
 //! | INNER/OUTERANGLE, ANGLE_BEGIN/END | [0, 7.96875] rad | U 3.5 wire capacity |
 //! | SRC_OMEGA | each axis [-256, 255.99] rad/s | S 8.7 wire capacity |
 //! | BLEND_FUNC_SOURCE/DEST | must pass `blend::is_valid_for_scripts`, else default + warning | LL `validBlendFunc` |
-//! | PATTERN | must fit a byte, else default + warning | U8 wire field; kept raw otherwise |
+//! | PATTERN | must fit a byte, else default + warning | U8 wire field; kept raw otherwise, with a warning naming what the viewer draws when it is not one of the five patterns (as `psys encode` warns) |
 //!
 //! INNER/OUTERANGLE clear `SysFlags::USE_NEW_ANGLE` and ANGLE_BEGIN/END set it (as
 //! OpenSim's `SetParticleSystem` does).

@@ -251,6 +251,15 @@ impl Simulation {
             .is_some()
     }
 
+    /// Replaces a source's system, as a new PSYS block for the same object does
+    /// (`LLViewerPartSourceScript::unpackPSS` unpacks it into the existing source): the source
+    /// keeps its clocks, rotation and serials, the next bursts use the new system, and particles
+    /// already in flight keep the template values they were born with (colours, sizes, glow,
+    /// acceleration, lifetime, flags, blend). Returns false for an unknown id.
+    pub fn set_system(&mut self, id: SourceId, sys: PartSysData) -> bool {
+        self.source_mut(id).map(|s| s.set_system(sys)).is_some()
+    }
+
     /// Sets (or clears) the target position. Returns false for an unknown id.
     pub fn set_target_position(&mut self, id: SourceId, target: Option<Vec3>) -> bool {
         self.source_mut(id).map(|s| s.target = target).is_some()

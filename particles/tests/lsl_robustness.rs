@@ -212,3 +212,25 @@ fn nan_and_infinity_from_a_script_become_what_the_wire_carries() {
     assert_eq!(d.part_accel, s.part_accel);
     assert_eq!((d.part.max_age, d.burst_speed_max, d.part.start_color.x), (0.0, 100.0, 0.0));
 }
+
+#[test]
+fn a_pattern_no_viewer_has_is_kept_with_a_warning_saying_what_is_drawn() {
+    let src = "default { state_entry() {
+        llParticleSystem([PSYS_SRC_PATTERN, 99]);
+        llParticleSystem([PSYS_SRC_PATTERN, 6]);
+        llParticleSystem([PSYS_SRC_PATTERN, PSYS_SRC_PATTERN_ANGLE_CONE]);
+    } }";
+    let calls = import(src).expect("imports");
+    // 99 = 0x63 has the DROP bit (the viewer tests DROP first); 6 = EXPLODE | ANGLE is drawn as EXPLODE.
+    assert_eq!(calls[0].system.pattern, 99, "kept raw, as the wire carries it");
+    let warned = |i: usize, kind: &str| {
+        calls[i]
+            .warnings
+            .iter()
+            .any(|w| w.contains("PSYS_SRC_PATTERN") && w.contains("99") == (i == 0) && w.ends_with(kind))
+    };
+    assert!(warned(0, "DROP"), "{:?}", calls[0].warnings);
+    assert_eq!(calls[1].system.pattern, 6);
+    assert!(warned(1, "EXPLODE"), "{:?}", calls[1].warnings);
+    assert!(calls[2].warnings.is_empty(), "a real pattern is no warning: {:?}", calls[2].warnings);
+}

@@ -2,6 +2,10 @@
 //!
 //! Buffers (each named as below, STYLE.md practice 4):
 //! - `particles.pool`: `capacity` [`GpuParticle`]s;
+//! - `particles.templates`: per pool slot, the [`GpuParticleTemplate`] its particle was born with
+//!   (colours, sizes, glow, acceleration; written by `particles.emit`, read by `particles.update`),
+//!   so a source whose system changes ([`GpuParticles::set_system`]) leaves its particles in
+//!   flight as they were, as in the viewer and the reference;
 //! - `particles.dead`: the free indices (a stack; its depth is `counters.dead`);
 //! - `particles.alive0` / `particles.alive1`: ping-pong alive lists; a frame's particles are in
 //!   one, emission appends to it, the update writes the survivors into the other;
@@ -26,8 +30,9 @@
 //! Capacity and budget ([`ParticleBudget`]): the viewer's pool holds its hard cap of 8192
 //! particles and `RenderMaxPartCount` is a live limit ([`GpuParticles::set_budget`]; a change
 //! applies on the next frame, nothing is remade); stress pools (`RenderVKParticleCapacity` above
-//! the hard cap, e.g. 1,000,000: 96 MB of particles plus 12 MB of lists; at most
-//! [`MAX_CAPACITY`]) run without a budget. A candidate that finds the pool full is refused
+//! the hard cap, e.g. 1,000,000: 128 MB of particles, 80 MB of templates and 16 MB of lists; at
+//! most [`MAX_CAPACITY`] and what the device's `maxStorageBufferRange` holds, [`device_capacity`])
+//! run without a budget. A candidate that finds the pool full is refused
 //! (counted in `refused`); `alive + dead == capacity` always. Each frame copies the counters into
 //! `particles.counters.readback`; the next [`GpuParticles::prepare`] reads the live count from it
 //! for the budget (the previous submission has completed by then).
@@ -45,7 +50,8 @@ use particles::{PartSysData, PatternKind};
 
 use crate::error::{RenderError, Result};
 use crate::gpu_types::{
-    GpuBurst, GpuDrawIndirect, GpuEmitter, GpuParticle, GpuParticleCounters, ParticleSimPush,
+    GpuBurst, GpuDrawIndirect, GpuEmitter, GpuParticle, GpuParticleCounters, GpuParticleTemplate,
+    ParticleSimPush,
 };
 use crate::passes::billboards::pipeline::pair_code;
 use crate::passes::particle_ribbons;
@@ -82,12 +88,17 @@ impl ParticlePoolDesc {
     }
 }
 
-/// The largest pool whose particle buffer fits the device's `maxStorageBufferRange` (one storage
-/// buffer binding holds the whole pool): 1,048,576 on lavapipe (128 MiB), at most
-/// [`MAX_CAPACITY`].
+/// The largest pool whose per-particle buffers (`particles.pool`, and the smaller
+/// `particles.templates`) each fit the device's `maxStorageBufferRange` (one storage buffer
+/// binding holds a whole buffer): 1,048,576 on lavapipe (128 MiB), at most [`MAX_CAPACITY`].
 pub fn device_capacity(limits: &vk::PhysicalDeviceLimits) -> u32 {
-    let particle_bytes = std::mem::size_of::<GpuParticle>() as u64;
+    let particle_bytes = largest_per_particle_bytes();
     (u64::from(limits.max_storage_buffer_range) / particle_bytes).min(u64::from(MAX_CAPACITY)) as u32
+}
+
+/// Bytes per particle of the largest per-particle buffer (the one the storage range limits).
+fn largest_per_particle_bytes() -> u64 {
+    std::mem::size_of::<GpuParticle>().max(std::mem::size_of::<GpuParticleTemplate>()) as u64
 }
 
 /// How many particles may live, from the settings.
@@ -133,6 +144,8 @@ pub struct FramePlan {
 pub struct GpuParticles {
     /// `particles.pool`.
     pub pool: Buffer,
+    /// `particles.templates`: each slot's template values from its birth.
+    pub templates: Buffer,
     /// `particles.dead`.
     pub dead: Buffer,
     /// `particles.alive0` and `particles.alive1`.
@@ -194,7 +207,7 @@ impl GpuParticles {
                 "particle pool of {} particles: its {}-byte buffer exceeds this device's \
                  maxStorageBufferRange ({} bytes, {device_cap} particles)",
                 desc.capacity,
-                u64::from(desc.capacity) * std::mem::size_of::<GpuParticle>() as u64,
+                u64::from(desc.capacity) * largest_per_particle_bytes(),
                 gpu.limits().max_storage_buffer_range
             )));
         }
@@ -202,6 +215,8 @@ impl GpuParticles {
         let particle_bytes = std::mem::size_of::<GpuParticle>() as u64;
         let gpu_only = MemoryLocation::GpuOnly;
         let pool = storage(gpu, "particles.pool", cap * particle_bytes, gpu_only)?;
+        let template_bytes = std::mem::size_of::<GpuParticleTemplate>() as u64;
+        let templates = storage(gpu, "particles.templates", cap * template_bytes, gpu_only)?;
         let dead = storage(gpu, "particles.dead", cap * INDEX_BYTES, gpu_only)?;
         let alive = [
             storage(gpu, "particles.alive0", cap * INDEX_BYTES, gpu_only)?,
@@ -233,6 +248,7 @@ impl GpuParticles {
         gpu.upload(&counters, bytemuck::bytes_of(&empty))?;
         Ok(GpuParticles {
             pool,
+            templates,
             dead,
             alive,
             counters,
@@ -298,6 +314,14 @@ impl GpuParticles {
     /// Moves a source's object. Returns false for an unknown id.
     pub fn set_source_transform(&mut self, id: SourceId, position: Vec3, rotation: Quat) -> bool {
         self.source_mut(id).map(|s| (s.desc.position, s.desc.rotation) = (position, rotation)).is_some()
+    }
+
+    /// Replaces a source's system (a new PSYS block for the same object), as
+    /// `particles::sim::Simulation::set_system` does: the next bursts use it, the source's clock
+    /// and serials are kept, and particles in flight keep the template values they were born
+    /// with. Returns false for an unknown id.
+    pub fn set_system(&mut self, id: SourceId, sys: PartSysData) -> bool {
+        self.source_mut(id).map(|s| s.set_system(sys)).is_some()
     }
 
     /// Sets (or clears) a source's target position. Returns false for an unknown id.
@@ -457,6 +481,8 @@ impl GpuParticles {
         let desc = ParticlePoolDesc { capacity: n.max(64), max_sources, seed: 0 };
         let pool = GpuParticles::new(gpu, &desc)?;
         gpu.upload(&pool.pool, bytemuck::cast_slice(parts))?;
+        let templates: Vec<GpuParticleTemplate> = parts.iter().map(still_template).collect();
+        gpu.upload(&pool.templates, bytemuck::cast_slice(&templates))?;
         let list: Vec<u32> = (0..n).collect();
         gpu.upload(&pool.alive[pool.current], bytemuck::cast_slice(&list))?;
         let counters = if pool.current == 0 {
@@ -502,6 +528,20 @@ fn pattern_code(sys: &PartSysData) -> u32 {
         PatternKind::Explode => 1,
         PatternKind::Angle => 2,
         PatternKind::AngleCone => 3,
+    }
+}
+
+/// The template of a placed particle that keeps its colour, size and glow and does not
+/// accelerate ([`GpuParticles::with_particles`]).
+fn still_template(p: &GpuParticle) -> GpuParticleTemplate {
+    let [w, h, ..] = p.scale;
+    let glow = p.offset_glow[3];
+    GpuParticleTemplate {
+        start_color: p.color,
+        end_color: p.color,
+        scales: [w, h, w, h],
+        accel: [0.0; 4],
+        glow: [glow, glow, 0.0, 0.0],
     }
 }
 

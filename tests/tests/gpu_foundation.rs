@@ -226,3 +226,43 @@ fn a_binding_of_the_wrong_kind_fails_naming_the_pass_and_the_binding() {
         Ok(())
     });
 }
+
+#[test]
+fn a_failed_submission_leaves_the_tracked_layouts_as_they_were() {
+    gpu_test(|gpu| {
+        let img = gpu.create_image(&ImageDesc {
+            name: "test.rollback",
+            kind: vk::ImageType::TYPE_2D,
+            format: vk::Format::R8G8B8A8_UNORM,
+            extent: vk::Extent3D { width: 8, height: 4, depth: 1 },
+            layers: 1,
+            array: false,
+            usage: vk::ImageUsageFlags::TRANSFER_DST
+                | vk::ImageUsageFlags::TRANSFER_SRC
+                | vk::ImageUsageFlags::SAMPLED,
+        })?;
+        gpu.submit(|rec| {
+            rec.clear_color(&img, [0.0, 1.0, 0.0, 1.0]);
+            Ok(())
+        })?;
+        assert_eq!(img.tracked_layout(), vk::ImageLayout::TRANSFER_DST_OPTIMAL);
+        // A frame that moves the image on, then fails before it is submitted.
+        let failed = gpu.submit(|rec| {
+            rec.barriers(&[Use::Image(&img, Access::ComputeSampled)]);
+            rec.clear_color(&img, [1.0, 0.0, 0.0, 1.0]);
+            rec.barriers(&[Use::Image(&img, Access::TransferRead)]);
+            Err::<(), _>(render::RenderError::BadInput("a step of the frame failed".into()))
+        });
+        assert!(failed.is_err());
+        assert_eq!(
+            img.tracked_layout(),
+            vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+            "the failed frame never ran: its layouts must not be the next frame's starting point"
+        );
+        // The next frame's barriers start from the true layout (gpu_test fails on any validation
+        // error) and the first clear is what it reads.
+        let pixels = gpu.read_image(&img)?;
+        assert!(pixels.chunks_exact(4).all(|px| px == [0, 255, 0, 255]), "{:?}", &pixels[..4]);
+        Ok(())
+    });
+}

@@ -574,3 +574,62 @@ fn a_removed_source_slot_takes_a_new_source_once_its_particles_are_gone() {
         Ok(())
     });
 }
+
+#[test]
+fn particles_in_flight_keep_their_template_when_the_system_changes() {
+    gpu_test(|gpu| {
+        // Before: red to blue, growing, glowing, falling, long-lived.
+        let mut old = system(pattern::ANGLE_CONE, 0.05, 3, 1.5);
+        old.outer_angle = 0.8;
+        old.part_accel = Vec3::new(0.0, 0.0, -2.0);
+        old.part.flags = PartFlags(PartFlags::INTERP_COLOR | PartFlags::INTERP_SCALE);
+        old.part.start_color = Vec4::new(1.0, 0.0, 0.0, 1.0);
+        old.part.end_color = Vec4::new(0.0, 0.0, 1.0, 0.2);
+        old.part.start_scale = Vec2::new(0.5, 0.25);
+        old.part.end_scale = Vec2::new(2.0, 4.0);
+        old.part.start_glow = 0.0;
+        old.part.end_glow = 1.0;
+        // After: green to white, shrinking, no glow, rising, short-lived, another pattern.
+        let mut new = system(pattern::EXPLODE, 0.1, 2, 0.6);
+        new.part_accel = Vec3::new(1.0, 0.0, 3.0);
+        new.part.flags = PartFlags(PartFlags::INTERP_COLOR | PartFlags::INTERP_SCALE);
+        new.part.start_color = Vec4::new(0.0, 1.0, 0.0, 0.5);
+        new.part.end_color = Vec4::new(1.0, 1.0, 1.0, 1.0);
+        new.part.start_scale = Vec2::new(3.0, 3.0);
+        new.part.end_scale = Vec2::new(0.1, 0.2);
+        new.part.start_glow = 0.7;
+        new.part.end_glow = 0.0;
+        let mut twin = Twin::new(gpu, CAPACITY)?;
+        let id = twin.add(source(old, Vec3::new(30.0, 40.0, 25.0)))?;
+        for _ in 0..20 {
+            twin.step(gpu, DT)?;
+        }
+        let first_new_serial = twin.cpu.source_particles(id).iter().map(|p| p.serial + 1).max().unwrap_or(0);
+        assert!(twin.cpu.set_system(id, new) && twin.pool.set_system(id, new));
+        let mut saw_both = false;
+        for frame in 0..24 {
+            twin.step(gpu, DT)?;
+            if frame % 4 != 3 {
+                continue;
+            }
+            let pairs = twin.compare(gpu, TOL)?;
+            let born_before = pairs.iter().filter(|(c, _)| c.serial < first_new_serial).count();
+            saw_both |= born_before > 0 && born_before < pairs.len();
+            // Independently of the reference: a particle born before the change stays on the old
+            // system's colour line (red to blue) with the old lifetime.
+            for (c, g) in pairs.iter().filter(|(c, _)| c.serial < first_new_serial) {
+                let f = g.pos_age[3] / 1.5;
+                let color = Vec4::new(1.0 - f, 0.0, f, 1.0 - 0.8 * f);
+                assert!(
+                    (Vec4::from_array(g.color) - color).abs().max_element() < 1e-5,
+                    "{} {:?}",
+                    c.serial,
+                    g.color
+                );
+                assert_eq!(g.vel_max_age[3], 1.5, "serial {} keeps its lifetime", c.serial);
+            }
+        }
+        assert!(saw_both, "no frame compared particles of both systems in flight together");
+        Ok(())
+    });
+}

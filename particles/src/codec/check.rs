@@ -69,7 +69,7 @@ pub fn check(sys: &PartSysData) -> Result<Vec<String>, Refusal> {
     unit(&mut w, "particle.end_color", p.end_color, color_byte);
     unit(&mut w, "particle.start_glow", Vec4::splat(p.start_glow), glow_byte);
     unit(&mut w, "particle.end_glow", Vec4::splat(p.end_glow), glow_byte);
-    w.extend(pattern_warning(sys.pattern));
+    w.extend(unknown_pattern(sys.pattern).map(|why| format!("system.pattern: {why}")));
     w.extend(tail_flag_warning(sys));
     Ok(w)
 }
@@ -105,8 +105,10 @@ fn unit(w: &mut Vec<String>, name: &str, v: Vec4, byte: fn(f32) -> u8) {
     }
 }
 
-/// A pattern byte that is not one of the five patterns (0 aside: OpenSim's default, drawn as DROP).
-fn pattern_warning(byte: u8) -> Option<String> {
+/// Why a pattern byte is worth a warning: it is not one of the five patterns (0 aside: OpenSim's
+/// default, drawn as DROP); says what the viewer draws instead. Shared by `psys encode` and the LSL
+/// importer.
+pub(crate) fn unknown_pattern(byte: u8) -> Option<String> {
     let known =
         [0, pattern::DROP, pattern::EXPLODE, pattern::ANGLE, pattern::ANGLE_CONE, pattern::ANGLE_CONE_EMPTY];
     if known.contains(&byte) {
@@ -120,7 +122,7 @@ fn pattern_warning(byte: u8) -> Option<String> {
         PatternKind::AngleCone => "ANGLE_CONE",
     };
     Some(format!(
-        "system.pattern: {byte} ({byte:#04x}) is not one pattern (1 DROP, 2 EXPLODE, 4 ANGLE, 8 ANGLE_CONE, \
+        "{byte} ({byte:#04x}) is not one pattern (1 DROP, 2 EXPLODE, 4 ANGLE, 8 ANGLE_CONE, \
          16 ANGLE_CONE_EMPTY); kept, and the viewer draws it as {kind}"
     ))
 }

@@ -11,6 +11,7 @@ use glam::{Vec2, Vec3, Vec4, Vec4Swizzles};
 use super::constants::{rule, rule_name};
 use super::eval::{float_to_int, Item, Value};
 use super::Unresolved;
+use crate::codec::check::unknown_pattern;
 use crate::types::{blend, PartSysData, SysFlags, Uuid};
 
 /// Largest particle edge the LL setter allows, metres (`llpartdata.cpp` 154-198, `MAX_PART_SCALE`).
@@ -232,7 +233,10 @@ fn set_int(out: &mut Applied, code: i32, name: &str, i: i32) {
             }
         }
         rule::SRC_PATTERN => match u8::try_from(i) {
-            Ok(b) => out.system.pattern = b,
+            Ok(b) => {
+                out.system.pattern = b;
+                out.warnings.extend(unknown_pattern(b).map(|why| format!("{name} {why}")));
+            }
             Err(_) => out.warnings.push(format!("{name} {i} is not a pattern byte; default kept")),
         },
         rule::SRC_BURST_PART_COUNT => out.system.burst_part_count = i.clamp(0, MAX_BURST_COUNT) as u8,

@@ -149,6 +149,13 @@ impl SourceState {
         }
     }
 
+    /// Takes `sys` for the next bursts (the burst rate floored as in [`SourceState::new`]);
+    /// clocks, serials and particles are kept.
+    pub fn set_system(&mut self, sys: PartSysData) {
+        self.sys = sys;
+        self.sys.burst_rate = sys.burst_rate.max(MIN_BURST_RATE_S);
+    }
+
     /// The public view.
     pub fn view(&self) -> SourceView<'_> {
         SourceView {

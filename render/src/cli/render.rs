@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use serde::Serialize;
 
+use crate::frame::features::FeatureOff;
 use crate::frame::HostRenderer;
 use crate::particle_fog::stats::FogStats;
 use crate::vk::profiler::PassTiming;
@@ -74,6 +75,9 @@ pub struct TimingReport {
     /// The particle fog in the last frame (absent while `RenderVKParticleFog` is off or nothing
     /// converts).
     pub fog: Option<FogStats>,
+    /// Features a device error turned off during the run (out of memory or device lost while
+    /// making their resources; [`crate::frame::features`]), each with the error naming what failed.
+    pub features_off: Vec<FeatureOff>,
 }
 
 /// The median of `values` (0 for none).
@@ -161,6 +165,7 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
         passes: gpu.profiler.timings(),
         frame_wall_ms: median(&mut wall_ms),
         fog: renderer.fog_stats(),
+        features_off: renderer.features_off.list().to_vec(),
     };
     write_json(&job.out.join(format!("{stem}_timings.json")), &report)?;
     Ok(report)

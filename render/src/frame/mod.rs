@@ -18,6 +18,7 @@
 //! cleared to black and the depth to the far plane, and only the particles are drawn (still lit,
 //! and shadowed by the scene's objects through the shadow pass, as in the full frame).
 
+pub mod features;
 pub mod fog;
 pub mod particles;
 
@@ -25,6 +26,7 @@ use ash::vk;
 use glam::Vec3;
 use settings::Settings;
 
+use self::features::{Feature, FeaturesOff};
 use self::fog::FrameFog;
 use self::particles::{ParticlePasses, SceneParticles};
 use crate::error::Result;
@@ -112,6 +114,8 @@ pub struct HostRenderer {
     pub budget_override: Option<ParticleBudget>,
     /// The fog: its passes, the froxel fog's resources and the particle fog's bricks.
     pub fog: FrameFog,
+    /// Features a device error turned off (out of memory while making their resources).
+    pub features_off: FeaturesOff,
     samplers: Samplers,
     frame_buf: Buffer,
     /// The render targets.
@@ -133,6 +137,7 @@ impl HostRenderer {
             particles_only: false,
             budget_override: None,
             fog: FrameFog::new(gpu, width, height)?,
+            features_off: FeaturesOff::default(),
             samplers: Samplers::new(gpu)?,
             frame_buf: gpu.create_buffer(&BufferDesc {
                 name: "frame.constants",
@@ -181,11 +186,7 @@ impl HostRenderer {
         time_s: f32,
     ) -> Result<()> {
         let (cam, view) = self.begin_frame(world, scene, settings, time_s);
-        if self.particles_only {
-            self.fog.froxel = None;
-        } else {
-            self.fog.prepare_froxel(gpu, scene, settings, &view)?;
-        }
+        self.prepare_froxel(gpu, scene, settings, &view)?;
         let particles_on = self.prepare_particles(gpu, scene, settings, time_s)?;
         let background = scene.ambient.sky.extend(1.0).to_array();
         gpu.submit(|rec| {
@@ -278,7 +279,7 @@ impl HostRenderer {
             return Ok(());
         }
         let (_, view) = self.begin_frame(world, scene, settings, time_s);
-        self.fog.prepare_froxel(gpu, scene, settings, &view)?;
+        self.prepare_froxel(gpu, scene, settings, &view)?;
         if self.fog.froxel.is_none() {
             return Ok(());
         }
@@ -287,6 +288,26 @@ impl HostRenderer {
             self.fog.record_warm_froxel(rec, (&self.frame_buf, &*world, &self.samplers));
             Ok(())
         })
+    }
+
+    /// The froxel fog for this frame: none for particles-only frames or once a device error
+    /// turned it off ([`features`]).
+    fn prepare_froxel(
+        &mut self,
+        gpu: &mut Gpu,
+        scene: &Scene,
+        settings: &Settings,
+        view: &CameraView,
+    ) -> Result<()> {
+        if self.particles_only || self.features_off.is_off(Feature::VolumetricFog) {
+            self.fog.froxel = None;
+            return Ok(());
+        }
+        let made = self.fog.prepare_froxel(gpu, scene, settings, view);
+        if self.features_off.settle(Feature::VolumetricFog, made)?.is_none() {
+            self.fog.froxel = None;
+        }
+        Ok(())
     }
 
     /// The camera and view at `time_s`; writes the frame constants and this frame's shadow views

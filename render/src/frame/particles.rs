@@ -12,6 +12,7 @@ use glam::{Vec3, Vec4};
 use particles::sim::{Camera, SourceDesc, SourceId};
 use settings::Settings;
 
+use super::features::Feature;
 use super::{HostRenderer, Targets};
 use crate::error::Result;
 use crate::fog_gpu::froxel::FroxelFog;
@@ -41,6 +42,7 @@ pub fn record_simulation(rec: &mut Recorder<'_>, pool: &mut GpuParticles, passes
     let current = pool.current_list();
     let bufs = SimBuffers {
         pool: &pool.pool,
+        templates: &pool.templates,
         dead: &pool.dead,
         alive_in: &pool.alive[current],
         alive_out: &pool.alive[1 - current],
@@ -277,22 +279,23 @@ impl HostRenderer {
         let budget = self.budget_override.unwrap_or_else(|| {
             ParticleBudget::for_settings(settings.max_part_count, settings.particle_capacity)
         });
-        if budget == ParticleBudget::Off || scene.particles.is_empty() {
+        if budget == ParticleBudget::Off
+            || scene.particles.is_empty()
+            || self.features_off.is_off(Feature::Particles)
+        {
             return Ok(false);
         }
+        let fog_off;
+        let settings = if self.features_off.is_off(Feature::ParticleFog) && settings.particle_fog {
+            fog_off = without_particle_fog(settings);
+            &fog_off
+        } else {
+            settings
+        };
         if self.particles.is_none() {
-            let mut desc = ParticlePoolDesc::for_settings(settings.particle_capacity);
-            let device_cap = crate::particles_gpu::device_capacity(&gpu.limits());
-            if desc.capacity > device_cap {
-                tracing::warn!(
-                    "RenderVKParticleCapacity {} exceeds what this device's maxStorageBufferRange ({} bytes) \
-                     holds in one buffer; the pool holds {device_cap} particles",
-                    desc.capacity,
-                    gpu.limits().max_storage_buffer_range
-                );
-                desc.capacity = device_cap;
-            }
-            self.particles = Some(SceneParticles::new(gpu, scene, &desc)?);
+            let made = SceneParticles::new(gpu, scene, &pool_desc(gpu, settings));
+            let Some(sp) = self.features_off.settle(Feature::Particles, made)? else { return Ok(false) };
+            self.particles = Some(sp);
         }
         let Some(sp) = self.particles.as_mut() else { return Ok(false) };
         for (src, &id) in scene.particles.iter().zip(&sp.ids) {
@@ -313,7 +316,39 @@ impl HostRenderer {
         sp.update_fog(settings, cam.position, &positions, self.frame_dt_s, pressure);
         self.particle_passes.billboards.prepare(gpu, &sp.pairs, &sp.hud_pairs, sp.glowing)?;
         let converted = sp.systems.converted();
-        self.fog.prepare_bricks(gpu, settings, (Some(&sp.pool), converted), cam.position)?;
+        let made = self.fog.prepare_bricks(gpu, settings, (Some(&sp.pool), converted), cam.position);
+        if self.features_off.settle(Feature::ParticleFog, made)?.is_none() {
+            // No bricks: this frame's converted systems are drawn as billboards again.
+            sp.update_fog(
+                &without_particle_fog(settings),
+                cam.position,
+                &positions,
+                0.0,
+                BrickPressure::default(),
+            );
+        }
         Ok(true)
     }
+}
+
+/// The pool for `RenderVKParticleCapacity`, capped (with a warning) to what the device's
+/// `maxStorageBufferRange` holds.
+fn pool_desc(gpu: &Gpu, settings: &Settings) -> ParticlePoolDesc {
+    let mut desc = ParticlePoolDesc::for_settings(settings.particle_capacity);
+    let device_cap = crate::particles_gpu::device_capacity(&gpu.limits());
+    if desc.capacity > device_cap {
+        tracing::warn!(
+            "RenderVKParticleCapacity {} exceeds what this device's maxStorageBufferRange ({} bytes) \
+             holds in one buffer; the pool holds {device_cap} particles",
+            desc.capacity,
+            gpu.limits().max_storage_buffer_range
+        );
+        desc.capacity = device_cap;
+    }
+    desc
+}
+
+/// `settings` with the particle fog off (once a device error turned it off).
+fn without_particle_fog(settings: &Settings) -> Settings {
+    Settings { particle_fog: false, ..settings.clone() }
 }

@@ -82,7 +82,7 @@ pub use host::{
 };
 pub use particles::{
     BatchPush, BillboardPush, GpuBurst, GpuDrawIndirect, GpuEmitter, GpuParticle, GpuParticleCounters,
-    ParticleCullPush, ParticleSimPush, ParticleSortPush, RibbonPush,
+    GpuParticleTemplate, ParticleCullPush, ParticleSimPush, ParticleSortPush, RibbonPush,
 };
 
 /// Every mirrored struct, for the mirror test: (name, fields, size).
@@ -101,6 +101,7 @@ pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
         entry::<FogUniform>(),
         entry::<GpuFogVolume>(),
         entry::<GpuParticle>(),
+        entry::<GpuParticleTemplate>(),
         entry::<GpuEmitter>(),
         entry::<GpuBurst>(),
         entry::<GpuParticleCounters>(),

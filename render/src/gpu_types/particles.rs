@@ -5,7 +5,8 @@ use super::{GlslType, GpuField, GpuStruct};
 
 gpu_struct! {
     size = 128;
-    /// One particle of the GPU pool (`particles.pool`); template constants stay in its emitter.
+    /// One particle of the GPU pool (`particles.pool`): what every pass reads. The template
+    /// values it was born with live beside it in `particles.templates` ([`GpuParticleTemplate`]).
     pub struct GpuParticle {
         /// Position (m, region); w = age (s).
         pub pos_age: [f32; 4],
@@ -25,6 +26,26 @@ gpu_struct! {
         /// Ribbon links: x the serial of the first particle of its ribbon, y 1 from emission until
         /// `particles.ribbons` resolves its link at birth, zw unused.
         pub ribbon: [u32; 4],
+    }
+}
+
+gpu_struct! {
+    size = 80;
+    /// The template values a particle was born with (`particles.templates`, indexed like
+    /// `particles.pool`), copied from its emitter by `particles.emit` as the viewer copies them
+    /// into each `LLViewerPart` (`LLViewerPartSourceScript::update`): a source whose system
+    /// changes leaves its particles in flight as they were. Only `particles.update` reads it.
+    pub struct GpuParticleTemplate {
+        /// Start colour, RGBA 0..1.
+        pub start_color: [f32; 4],
+        /// End colour, RGBA 0..1.
+        pub end_color: [f32; 4],
+        /// Start size xy, end size zw (m).
+        pub scales: [f32; 4],
+        /// Acceleration (m/s^2, region axes); w unused.
+        pub accel: [f32; 4],
+        /// x start glow, y end glow (0..1); zw unused.
+        pub glow: [f32; 4],
     }
 }
 

@@ -84,7 +84,7 @@ struct GpuFogVolume {
     vec4 albedo;               // rgb; w unused
 };
 
-// One particle of the GPU pool (particles.pool); template constants stay in its emitter.
+// One particle of the GPU pool (particles.pool); its template values live in particles.templates.
 struct GpuParticle {
     vec4 pos_age;              // xyz position (m); w age (s)
     vec4 vel_max_age;          // xyz velocity (m/s); w lifetime (s)
@@ -94,6 +94,15 @@ struct GpuParticle {
     uvec4 ids;                 // x source id, y serial, z particle flags, w blend (src | dst << 8)
     vec4 axis;                 // xyz ribbon axis (region); w unused
     uvec4 ribbon;              // x serial of its ribbon's first particle; y 1 until linked at birth
+};
+
+// The template values a particle was born with (particles.templates, indexed like the pool).
+struct GpuParticleTemplate {
+    vec4 start_color;          // RGBA 0..1
+    vec4 end_color;            // RGBA 0..1
+    vec4 scales;               // xy start size, zw end size (m)
+    vec4 accel;                // xyz acceleration (m/s^2); w unused
+    vec4 glow;                 // x start glow, y end glow; zw unused
 };
 
 // Per-source constants of the GPU simulation (particles.emitters, indexed by source id).

@@ -18,7 +18,7 @@ use super::device::{self, DeviceInfo, DeviceSelector};
 use super::instance::Instance;
 use super::profiler::Profiler;
 use super::recorder::Recorder;
-use crate::error::{Result, VkResultExt};
+use crate::error::{RenderError, Result, VkResultExt};
 
 /// What to create.
 #[derive(Clone, Debug, Default)]
@@ -42,12 +42,38 @@ pub(crate) struct Shared {
     /// Live allocations by id: their names, for leak reports.
     pub live: Mutex<BTreeMap<u64, String>>,
     next_id: AtomicU64,
+    /// The name prefix of the next allocation to refuse ([`Gpu::fail_next_allocation`]).
+    fail_next: Mutex<Option<String>>,
+}
+
+/// vk-mem's totals at one moment ([`Gpu::memory_stats`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct MemoryStats {
+    /// `VkDeviceMemory` blocks allocated.
+    pub blocks: u32,
+    /// vk-mem allocations (buffers and images) alive.
+    pub allocations: u32,
+    /// Bytes in those blocks.
+    pub block_bytes: u64,
+    /// Bytes the allocations occupy.
+    pub allocation_bytes: u64,
 }
 
 impl Shared {
     /// A fresh id for a resource.
     pub fn next_id(&self) -> u64 {
         self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Refuses the allocation named `name` as out of device memory when
+    /// [`Gpu::fail_next_allocation`] asked for it (once).
+    pub fn injected_failure(&self, name: &str) -> Result<()> {
+        let mut next = self.fail_next.lock();
+        if next.as_ref().is_some_and(|prefix| name.starts_with(prefix.as_str())) {
+            *next = None;
+            return Err(RenderError::OutOfMemory(format!("creating {name} (injected failure)")));
+        }
+        Ok(())
     }
 
     /// Gives a Vulkan object its debug-utils name (shown in validation messages and captures).
@@ -113,6 +139,7 @@ impl Gpu {
             canary,
             live: Mutex::new(BTreeMap::new()),
             next_id: AtomicU64::new(1),
+            fail_next: Mutex::new(None),
         });
         let pool_info = vk::CommandPoolCreateInfo::default()
             .queue_family_index(queue_family)
@@ -171,6 +198,27 @@ impl Gpu {
         self.shared.instance.validation
     }
 
+    /// Makes the next buffer or image whose name starts with `name_prefix` fail to allocate with
+    /// [`RenderError::OutOfMemory`], as a device out of memory would (once; nothing else is
+    /// affected): how the tests and the soak run check that a feature whose resources cannot be
+    /// made is turned off ([`crate::frame::features`]).
+    pub fn fail_next_allocation(&self, name_prefix: &str) {
+        *self.shared.fail_next.lock() = Some(name_prefix.to_owned());
+    }
+
+    /// vk-mem's totals over every heap now (`vmaCalculateStatistics`): what the soak run watches
+    /// for growth.
+    pub fn memory_stats(&self) -> Result<MemoryStats> {
+        let total =
+            self.shared.allocator.calculate_statistics().ctx("reading vk-mem statistics")?.total.statistics;
+        Ok(MemoryStats {
+            blocks: total.blockCount,
+            allocations: total.allocationCount,
+            block_bytes: total.blockBytes,
+            allocation_bytes: total.allocationBytes,
+        })
+    }
+
     /// Names of allocations that are alive now.
     pub fn live_allocations(&self) -> Vec<String> {
         self.shared.live.lock().values().cloned().collect()
@@ -203,10 +251,16 @@ impl Gpu {
         self.profiler.begin_frame(&self.shared, timed);
         let mut recorder = Recorder::new(&self.shared, cmd, &mut self.profiler);
         let value = record(&mut recorder);
-        let views = recorder.into_deferred_views();
-        let outcome = value.and_then(|v| self.finish(cmd).map(|()| v));
-        // SAFETY: `finish` waited on the fence (or the buffer never reached the queue), so the GPU
-        // no longer uses `cmd` or the views made for it.
+        let (views, journal) = recorder.into_parts();
+        let submitted = value.and_then(|v| self.end_and_submit(cmd).map(|()| v));
+        if submitted.is_err() {
+            // Nothing reached the GPU: the next frame's barriers start from the states before this one.
+            journal.roll_back();
+        }
+        // After a failed wait (device lost) the states stay as recorded: nothing later will run.
+        let outcome = submitted.and_then(|v| self.wait_and_collect().map(|()| v));
+        // SAFETY: `wait_and_collect` waited on the fence (or the buffer never reached the queue),
+        // so the GPU no longer uses `cmd` or the views made for it.
         unsafe {
             self.shared.device.free_command_buffers(self.pool, &[cmd]);
             for view in views {
@@ -216,7 +270,8 @@ impl Gpu {
         outcome
     }
 
-    fn finish(&mut self, cmd: vk::CommandBuffer) -> Result<()> {
+    /// Ends `cmd` and submits it; on failure nothing of it reached the GPU.
+    fn end_and_submit(&mut self, cmd: vk::CommandBuffer) -> Result<()> {
         let device = &self.shared.device;
         // SAFETY: `cmd` is in the recording state; the queue is externally synchronised by its mutex;
         // the fence is unsignalled (reset after every wait).
@@ -226,7 +281,15 @@ impl Gpu {
             let submit = vk::SubmitInfo::default().command_buffers(&cmds);
             let queue = self.shared.queue.lock();
             device.queue_submit(*queue, &[submit], self.fence).ctx("submitting commands")?;
-            drop(queue);
+        }
+        Ok(())
+    }
+
+    /// Waits for the submission and collects its timestamps.
+    fn wait_and_collect(&mut self) -> Result<()> {
+        let device = &self.shared.device;
+        // SAFETY: the fence belongs to this device and guards the one submission in flight.
+        unsafe {
             device.wait_for_fences(&[self.fence], true, u64::MAX).ctx("waiting for the GPU")?;
             device.reset_fences(&[self.fence]).ctx("resetting a fence")?;
         }

@@ -4,12 +4,17 @@
 //! synchronization2 barriers (and image layout transitions) those uses need against each
 //! resource's previous accesses, opens a debug label and a timestamp scope under the pass name,
 //! then records the pass body. Nothing else in the frame places barriers by hand.
+//!
+//! The tracked state outlives a submission (the next frame's barriers start from it), so the
+//! recorder keeps a [`Journal`] of each resource's state before its first use in the submission:
+//! when recording or submitting fails, nothing ran on the GPU and `Gpu::submit` puts every tracked
+//! state back as it was before the frame.
 
 use ash::vk;
 
 use super::context::Shared;
 use super::profiler::Profiler;
-use super::resource::{Buffer, Image, TrackedState};
+use super::resource::{Buffer, Image, SharedState, TrackedState};
 
 /// How a pass touches a resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,11 +123,38 @@ pub struct Recorder<'a> {
     profiler: &'a mut Profiler,
     /// Image views made for this submission, destroyed once it has completed.
     deferred_views: Vec<vk::ImageView>,
+    /// The tracked states this submission changed, as they were before it.
+    journal: Journal,
+}
+
+/// The state of every resource a submission touched, as it was before its first use there.
+#[derive(Default)]
+pub(crate) struct Journal {
+    /// (the resource's state, its state before the submission), one entry per resource.
+    before: Vec<(SharedState, TrackedState)>,
+    /// The states noted, by address.
+    noted: std::collections::HashSet<usize>,
+}
+
+impl Journal {
+    /// Notes `state` as it is now, unless it was noted already.
+    fn note(&mut self, state: &SharedState) {
+        if self.noted.insert(std::sync::Arc::as_ptr(state) as usize) {
+            self.before.push((state.clone(), *state.lock()));
+        }
+    }
+
+    /// Puts every noted state back as it was before the submission (which never ran).
+    pub(crate) fn roll_back(self) {
+        for (state, before) in self.before {
+            *state.lock() = before;
+        }
+    }
 }
 
 impl<'a> Recorder<'a> {
     pub(crate) fn new(shared: &'a Shared, cmd: vk::CommandBuffer, profiler: &'a mut Profiler) -> Self {
-        Recorder { shared, cmd, profiler, deferred_views: Vec::new() }
+        Recorder { shared, cmd, profiler, deferred_views: Vec::new(), journal: Journal::default() }
     }
 
     /// Keeps `views` alive until the submission completes.
@@ -130,9 +162,10 @@ impl<'a> Recorder<'a> {
         self.deferred_views.extend(views);
     }
 
-    /// The views to destroy after the submission completes.
-    pub(crate) fn into_deferred_views(self) -> Vec<vk::ImageView> {
-        self.deferred_views
+    /// The views to destroy after the submission completes, and the journal of the states it
+    /// changed.
+    pub(crate) fn into_parts(self) -> (Vec<vk::ImageView>, Journal) {
+        (self.deferred_views, self.journal)
     }
 
     /// The device, for recording raw commands inside a pass body.
@@ -238,6 +271,7 @@ impl<'a> Recorder<'a> {
         for u in uses {
             match *u {
                 Use::Buffer(b, access) => {
+                    self.journal.note(&b.state);
                     if let Some((src, dst)) = transition(&mut b.state.lock(), access, false) {
                         buffers.push(
                             vk::BufferMemoryBarrier2::default()
@@ -252,6 +286,7 @@ impl<'a> Recorder<'a> {
                     }
                 }
                 Use::Image(img, access) => {
+                    self.journal.note(&img.state);
                     let mut state = img.state.lock();
                     let old_layout = state.layout;
                     if let Some((src, dst)) = transition(&mut state, access, true) {

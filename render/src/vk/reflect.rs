@@ -238,12 +238,21 @@ mod tests {
         assert_eq!(got, [(0, Uniform), (1, Uniform), (2, Image), (3, Sampled), (4, Image)]);
     }
 
-    /// `particle_sim/emit.comp` declares seven storage buffers but never touches the second alive
-    /// list (3): the optimiser drops it, so the module lists six.
+    /// `particle_sim/emit.comp` declares eight storage buffers but never touches the second alive
+    /// list (3): the optimiser drops it, so the module lists seven.
     #[test]
     fn unused_bindings_are_not_listed() {
         let got = kinds(shaders::PASSES_PARTICLE_SIM_EMIT_COMP);
-        assert_eq!(got, [(0, Storage), (1, Storage), (2, Storage), (4, Storage), (5, Storage), (6, Storage)]);
+        let expected = [
+            (0, Storage),
+            (1, Storage),
+            (2, Storage),
+            (4, Storage),
+            (5, Storage),
+            (6, Storage),
+            (7, Storage),
+        ];
+        assert_eq!(got, expected);
     }
 
     #[test]

@@ -49,6 +49,10 @@ pub(crate) struct TrackedState {
     pub layout: vk::ImageLayout,
 }
 
+/// A resource's tracked state, shared with the recorder's journal of a submission (so a failed
+/// submission can put it back, [`super::recorder::Journal`]).
+pub(crate) type SharedState = Arc<Mutex<TrackedState>>;
+
 /// A buffer and its allocation.
 pub struct Buffer {
     /// The Vulkan handle.
@@ -58,7 +62,7 @@ pub struct Buffer {
     /// Its name.
     pub name: String,
     pub(crate) id: u64,
-    pub(crate) state: Mutex<TrackedState>,
+    pub(crate) state: SharedState,
     mapped: *mut u8,
     allocation: vk_mem::Allocation,
     shared: Arc<Shared>,
@@ -80,6 +84,7 @@ impl Gpu {
             .sharing_mode(vk::SharingMode::EXCLUSIVE);
         let alloc_info = allocation_info(desc.location);
         let shared = &self.shared;
+        shared.injected_failure(desc.name)?;
         // SAFETY: valid create infos; the pair is destroyed once in `Drop`.
         let (raw, allocation) = unsafe { shared.allocator.create_buffer(&info, &alloc_info) }
             .ctx(&format!("creating buffer {}", desc.name))?;
@@ -92,7 +97,7 @@ impl Gpu {
             size: desc.size,
             name: desc.name.to_owned(),
             id,
-            state: Mutex::new(TrackedState::untouched()),
+            state: Arc::new(Mutex::new(TrackedState::untouched())),
             mapped,
             allocation,
             shared: shared.clone(),
@@ -186,7 +191,7 @@ pub struct Image {
     /// Its name.
     pub name: String,
     pub(crate) id: u64,
-    pub(crate) state: Mutex<TrackedState>,
+    pub(crate) state: SharedState,
     allocation: vk_mem::Allocation,
     shared: Arc<Shared>,
 }
@@ -205,6 +210,7 @@ impl Gpu {
             .usage(desc.usage)
             .initial_layout(vk::ImageLayout::UNDEFINED);
         let shared = &self.shared;
+        shared.injected_failure(desc.name)?;
         // SAFETY: valid create info; destroyed once in `Drop`.
         let (raw, allocation) =
             unsafe { shared.allocator.create_image(&info, &allocation_info(MemoryLocation::GpuOnly)) }
@@ -247,7 +253,7 @@ impl Gpu {
             layers: desc.layers.max(1),
             name: desc.name.to_owned(),
             id,
-            state: Mutex::new(TrackedState::untouched()),
+            state: Arc::new(Mutex::new(TrackedState::untouched())),
             allocation,
             shared: shared.clone(),
         })
@@ -255,6 +261,12 @@ impl Gpu {
 }
 
 impl Image {
+    /// The layout the recorder tracks for it: the one its last recorded (and not rolled back)
+    /// use left it in.
+    pub fn tracked_layout(&self) -> vk::ImageLayout {
+        self.state.lock().layout
+    }
+
     /// The aspect (colour or depth) of this image's format.
     pub fn aspect(&self) -> vk::ImageAspectFlags {
         aspect_of(self.format)

@@ -6,7 +6,9 @@
 // max(1 - share, the burst's throttle probability) as in the reference, discards positions out of
 // range, pops a free index from the
 // dead list (refused when the pool is full, never corrupting it), initialises the particle from
-// its emitter's template and appends it to the current alive list. Thread 0 also empties the other
+// its emitter's template, copies the template values it keeps for life (colours, sizes, glow,
+// acceleration; as LLViewerPartSourceScript::update copies them into each LLViewerPart) into
+// particles.templates, and appends it to the current alive list. Thread 0 also empties the other
 // alive list, which particles.update fills next.
 #include "sim_common.glsl"
 
@@ -145,6 +147,9 @@ void main() {
     p.axis = ribbon ? vec4(e.axis.xyz, 0.0) : vec4(0.0);
     p.ribbon = uvec4(serial, ribbon ? 1u : 0u, 0u, 0u);
     pool[idx] = p;
+    templates[idx] = GpuParticleTemplate(e.start_color, e.end_color, e.scales,
+                                         vec4(e.accel_max_age.xyz, 0.0),
+                                         vec4(e.angles_glow.zw, 0.0, 0.0));
     alive_in[push_alive(push.counts.x)] = idx;
     atomicAdd(counters.emitted, 1u);
 }

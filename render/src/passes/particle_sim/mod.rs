@@ -31,6 +31,8 @@ const WORKGROUP: u32 = 64;
 pub struct SimBuffers<'r> {
     /// `particles.pool`.
     pub pool: &'r Buffer,
+    /// `particles.templates` (written at birth by emit, read by update).
+    pub templates: &'r Buffer,
     /// `particles.dead`.
     pub dead: &'r Buffer,
     /// The alive list holding this frame's particles (emission appends to it).
@@ -49,9 +51,9 @@ pub struct SimBuffers<'r> {
 }
 
 impl<'r> SimBuffers<'r> {
-    /// Both shaders' bindings (pool, dead, alive in/out, counters, emitters, bursts), with the
-    /// given accesses of (`alive_in`, `alive_out`).
-    fn bindings(&self, [alive_in, alive_out]: [Access; 2]) -> [Binding<'r>; 7] {
+    /// Both shaders' bindings (pool, dead, alive in/out, counters, emitters, bursts, templates),
+    /// with the given accesses of (`alive_in`, `alive_out`, `templates`).
+    fn bindings(&self, [alive_in, alive_out, templates]: [Access; 3]) -> [Binding<'r>; 8] {
         [
             Binding::Storage(self.pool, Access::ComputeWrite),
             Binding::Storage(self.dead, Access::ComputeWrite),
@@ -60,6 +62,7 @@ impl<'r> SimBuffers<'r> {
             Binding::Storage(self.counters, Access::ComputeWrite),
             Binding::Storage(self.emitters, Access::ComputeRead),
             Binding::Storage(self.bursts, Access::ComputeRead),
+            Binding::Storage(self.templates, templates),
         ]
     }
 }
@@ -84,7 +87,7 @@ impl ParticleSimPasses {
     /// update of every alive particle (at most `push.counts.w`, the capacity), the ribbon parents.
     pub fn record(&self, rec: &mut Recorder<'_>, bufs: &SimBuffers<'_>, push: &ParticleSimPush) {
         // Emission appends to the current list (and thread 0 empties the other).
-        let emit = bufs.bindings([Access::ComputeWrite, Access::ComputeRead]);
+        let emit = bufs.bindings([Access::ComputeWrite, Access::ComputeRead, Access::ComputeWrite]);
         // At least one group: thread 0 empties the other alive list even when nothing is emitted.
         let emit_groups = Groups::Direct([push.counts[1].div_ceil(WORKGROUP).max(1), 1, 1]);
         rec.compute(EMIT, &self.emit, &emit, bytemuck::bytes_of(push), emit_groups);
@@ -101,7 +104,7 @@ impl ParticleSimPasses {
             self.ribbons.record_birth(rec, r);
         }
         // The update reads the current list and writes the survivors into the other.
-        let update = bufs.bindings([Access::ComputeRead, Access::ComputeWrite]);
+        let update = bufs.bindings([Access::ComputeRead, Access::ComputeWrite, Access::ComputeRead]);
         let update_groups = Groups::Direct([push.counts[3].div_ceil(WORKGROUP).max(1), 1, 1]);
         rec.compute(UPDATE, &self.update, &update, bytemuck::bytes_of(push), update_groups);
         if let Some(r) = &ribbons {

@@ -14,6 +14,8 @@ layout(std430, set = 0, binding = 3) buffer AliveOut { uint alive_out[]; };
 layout(std430, set = 0, binding = 4) buffer Counters { GpuParticleCounters counters; };
 layout(std430, set = 0, binding = 5) readonly buffer Emitters { GpuEmitter emitters[]; };
 layout(std430, set = 0, binding = 6) readonly buffer Bursts { GpuBurst bursts[]; };
+// The template values each particle was born with, indexed like the pool (emit writes, update reads).
+layout(std430, set = 0, binding = 7) buffer Templates { GpuParticleTemplate templates[]; };
 
 // Particle flags (particles::types::PartFlags).
 const uint PF_INTERP_COLOR = 0x001u;

@@ -3,14 +3,12 @@
 // in the viewer's order (LLViewerPartGroup::updateParticles; particles/src/sim/update.rs): with
 // t = age + dt and f = t / max_age (1 when max_age is 0): FOLLOW_SRC pos = S + offset; WIND
 // vel = vel (1 - 0.1 dt) + 0.1 dt wind; TARGET_POS steering; TARGET_LINEAR pos = S + f (T - S),
-// vel = T - S, else ballistic with the source's acceleration; BOUNCE about the source's z;
+// vel = T - S, else ballistic with its acceleration; BOUNCE about the source's z;
 // FOLLOW_SRC offset = pos - S; INTERP_COLOR / INTERP_SCALE lerps; glow quantised to 1/255;
 // age = t. Survivors go to the other alive list; particles with age > max_age (or out of range)
-// go back onto the dead list.
-//
-// Known difference (issue #18): the colours, scales, glow and acceleration are read here from the
-// source's current emitter, while the viewer (and particles::sim) copies them into each particle at
-// birth; so when a source's system changes, its particles in flight change on the GPU only.
+// go back onto the dead list. The source's current position and target come from its emitter;
+// colours, sizes, glow and acceleration from the particle's template (particles.templates), the
+// values it was born with, as the viewer and particles::sim keep them per particle.
 #include "sim_common.glsl"
 
 layout(local_size_x = 64) in;
@@ -26,7 +24,7 @@ const uint FATE_DIED = 1u;
 const uint FATE_OUT_OF_RANGE = 2u;
 
 // Advances p by one step and returns its fate.
-uint advance(inout GpuParticle p, GpuEmitter e, float dt) {
+uint advance(inout GpuParticle p, GpuEmitter e, GpuParticleTemplate tpl, float dt) {
     uint flags = p.ids.z;
     vec3 src = e.position_speed_min.xyz;
     vec3 target = e.target_speed_max.xyz;
@@ -53,7 +51,7 @@ uint advance(inout GpuParticle p, GpuEmitter e, float dt) {
         pos = src + f * (target - src);
         vel = target - src;
     } else {
-        vec3 accel = e.accel_max_age.xyz;
+        vec3 accel = tpl.accel.xyz;
         pos += vel * dt + 0.5 * accel * dt * dt;
         vel += accel * dt;
     }
@@ -65,12 +63,12 @@ uint advance(inout GpuParticle p, GpuEmitter e, float dt) {
         p.offset_glow.xyz = pos - src;
     }
     if ((flags & PF_INTERP_COLOR) != 0u) {
-        p.color = e.start_color * (1.0 - f) + e.end_color * f;
+        p.color = tpl.start_color * (1.0 - f) + tpl.end_color * f;
     }
     if ((flags & PF_INTERP_SCALE) != 0u) {
-        p.scale.xy = e.scales.xy * (1.0 - f) + e.scales.zw * f;
+        p.scale.xy = tpl.scales.xy * (1.0 - f) + tpl.scales.zw * f;
     }
-    float glow = e.angles_glow.z * (1.0 - f) + e.angles_glow.w * f;
+    float glow = tpl.glow.x * (1.0 - f) + tpl.glow.y * f;
     p.offset_glow.w = floor(GLOW_LEVELS * glow + 0.5) / GLOW_LEVELS;
     p.pos_age = vec4(pos, t);
     p.vel_max_age.xyz = vel;
@@ -89,7 +87,7 @@ void main() {
     }
     uint idx = alive_in[i];
     GpuParticle p = pool[idx];
-    uint fate = advance(p, emitters[p.ids.x], push.wind_dt.w);
+    uint fate = advance(p, emitters[p.ids.x], templates[idx], push.wind_dt.w);
     if (fate == FATE_LIVES) {
         pool[idx] = p;
         alive_out[push_alive(1u - cur)] = idx;

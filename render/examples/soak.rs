@@ -1,0 +1,123 @@
+//! Soak run (issue 18; documented in render/README.md, not part of CI): renders a scene for many
+//! frames at a small size with `RenderVKParticleFog` toggled on and off, and prints vk-mem's
+//! statistics at the end of every on and off phase. The memory must stay flat: after the first
+//! toggle cycle, every on phase ends with what the first on phase ended with, and every off phase
+//! with what the first off phase ended with; otherwise the run fails.
+//!
+//! `cargo run --release -p render --example soak -- SCENE [FRAMES] [WIDTHxHEIGHT] [TOGGLE_EVERY]`
+//! (defaults 10000, 64x36, 500), e.g. `... --example soak -- scenes/fog_machine.toml`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use render::frame::HostRenderer;
+use render::vk::context::MemoryStats;
+use render::world::World;
+use render::{Gpu, GpuDesc};
+
+/// Frames per second of the simulated clock.
+const FPS: f32 = 30.0;
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => {
+            eprintln!("soak: vk-mem statistics grew after the first toggle cycle");
+            ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// What the command line asks for.
+struct Args {
+    scene: PathBuf,
+    frames: u32,
+    size: (u32, u32),
+    toggle_every: u32,
+}
+
+fn args() -> anyhow::Result<Args> {
+    let mut a = std::env::args().skip(1);
+    let scene = PathBuf::from(a.next().context("usage: soak SCENE [FRAMES] [WxH] [TOGGLE_EVERY]")?);
+    let frames = a.next().map_or(Ok(10_000), |s| s.parse()).context("FRAMES")?;
+    let size = match a.next() {
+        None => (64, 36),
+        Some(s) => {
+            let (w, h) = s.split_once('x').context("size as WIDTHxHEIGHT")?;
+            (w.parse().context("width")?, h.parse().context("height")?)
+        }
+    };
+    let toggle_every: u32 = a.next().map_or(Ok(500), |s| s.parse()).context("TOGGLE_EVERY")?;
+    anyhow::ensure!(toggle_every > 0 && size.0 > 0 && size.1 > 0, "sizes and periods must be positive");
+    Ok(Args { scene, frames, size, toggle_every })
+}
+
+/// Renders the soak; true when the statistics stayed flat.
+fn run() -> anyhow::Result<bool> {
+    let a = args()?;
+    let scene = render::scene::load(&a.scene)?;
+    let mut settings = settings::Settings::default();
+    let overrides: Vec<String> = scene.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    settings::cli::apply_overrides(&mut settings, &overrides)?;
+    let mut gpu = Gpu::new(&GpuDesc::default())?;
+    let mut world = World::new(&mut gpu, &scene)?;
+    let mut renderer = HostRenderer::new(&gpu, a.size.0, a.size.1)?;
+    println!(
+        "soak: {} on {}, {} frames at {}x{}, particle fog toggled every {} frames",
+        a.scene.display(),
+        gpu.info().name,
+        a.frames,
+        a.size.0,
+        a.size.1,
+        a.toggle_every
+    );
+    println!("phase  frames        fog  blocks  allocations  block_bytes  allocation_bytes");
+    let started = std::time::Instant::now();
+    // The first statistics of each phase kind (on, off) after the first cycle's.
+    let mut first: [Option<MemoryStats>; 2] = [None, None];
+    let mut flat = true;
+    for frame in 0..a.frames {
+        let phase = frame / a.toggle_every;
+        settings.particle_fog = phase % 2 == 0;
+        renderer.render(&mut gpu, &mut world, &scene, &settings, frame as f32 / FPS)?;
+        let phase_ends = (frame + 1) % a.toggle_every == 0 || frame + 1 == a.frames;
+        if !phase_ends {
+            continue;
+        }
+        let stats = gpu.memory_stats()?;
+        let kind = (phase % 2) as usize;
+        let reference = *first[kind].get_or_insert(stats);
+        let grew = stats.blocks > reference.blocks
+            || stats.block_bytes > reference.block_bytes
+            || stats.allocations > reference.allocations
+            || stats.allocation_bytes > reference.allocation_bytes;
+        flat &= !grew;
+        println!(
+            "{phase:5}  {:>5}-{:<5}  {:>3}  {:6}  {:11}  {:11}  {:16}{}",
+            phase * a.toggle_every,
+            frame,
+            if settings.particle_fog { "on" } else { "off" },
+            stats.blocks,
+            stats.allocations,
+            stats.block_bytes,
+            stats.allocation_bytes,
+            if grew { "  GREW" } else { "" }
+        );
+    }
+    let off = renderer.features_off.list();
+    if !off.is_empty() {
+        println!("features turned off by device errors: {off:?}");
+    }
+    println!(
+        "{} frames in {:.1} s; statistics {}",
+        a.frames,
+        started.elapsed().as_secs_f64(),
+        if flat { "flat" } else { "grew" }
+    );
+    Ok(flat)
+}
