@@ -20,6 +20,7 @@
 
 pub mod fog;
 pub mod particles;
+pub mod views;
 
 use ash::vk;
 use glam::Vec3;
