@@ -352,7 +352,8 @@ mod tests {
                 assert!(d > 0.15, "hues {i} and {j} alike: {a:?} {b:?}");
             }
         }
-        // Red, then a turn of 0.618: blue-violet.
-        assert_eq!(hues[0], [1.0, 0.2, 0.2]);
+        // The first is red.
+        let red = [1.0, 0.2, 0.2];
+        assert!(hues[0].iter().zip(red).all(|(a, b)| (a - b).abs() < 1e-6), "{:?}", hues[0]);
     }
 }
