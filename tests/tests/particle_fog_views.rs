@@ -117,9 +117,12 @@ impl Vol {
     }
 }
 
+/// Eye, image width and height, and the ray direction through the centre of pixel (x, y).
+type CameraRays<F> = (Vec3, u32, u32, F);
+
 /// The ray through the centre of pixel (x, y) of the exported camera (`<scene>_camera.json`):
 /// a pinhole with vertical field of view `fov_y_deg`, row 0 at the top.
-fn camera_rays(path: &Path) -> anyhow::Result<(Vec3, u32, u32, impl Fn(u32, u32) -> Vec3)> {
+fn camera_rays(path: &Path) -> anyhow::Result<CameraRays<impl Fn(u32, u32) -> Vec3>> {
     let cam: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path)?)?;
     let v3 = |k: &str| -> anyhow::Result<Vec3> {
         let a: Vec<f32> = serde_json::from_value(cam[k].clone())?;

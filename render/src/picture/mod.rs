@@ -81,9 +81,9 @@ pub fn write_apng(path: &Path, frames: &[Rgba8], fps: f32) -> Result<()> {
     encoder.set_color(png::ColorType::Rgba);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_animated(frames.len() as u32, 0).map_err(|e| output_error(path, e))?;
-    // The delay as a fraction num/den s: hundredths of a second, at least one.
-    let delay = ((100.0 / fps.max(1e-3)).round() as u16).max(1);
-    encoder.set_frame_delay(delay, 100).map_err(|e| output_error(path, e))?;
+    // The delay as the fraction 1 / fps s (whole frames per second, 1..=65535).
+    let per_second = fps.round().clamp(1.0, f32::from(u16::MAX)) as u16;
+    encoder.set_frame_delay(1, per_second).map_err(|e| output_error(path, e))?;
     let mut writer = encoder.write_header().map_err(|e| output_error(path, e))?;
     for frame in frames {
         if (frame.width, frame.height) != (first.width, first.height) {
