@@ -19,6 +19,7 @@ pub mod particle_fog;
 pub mod particle_textures;
 pub mod particles_gpu;
 pub mod passes;
+pub mod picture;
 pub mod scene;
 pub mod textures;
 pub mod view;

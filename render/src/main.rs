@@ -92,6 +92,18 @@ struct RenderArgs {
     /// (`<scene>_camera.json`) into this folder.
     #[arg(long, value_name = "DIR")]
     export_density: Option<PathBuf>,
+    /// Also render the first frame with RenderVKParticleFog off (`<scene>_billboards.png`) and
+    /// write both side by side, labelled (`<scene>_compare.png`).
+    #[arg(long)]
+    compare: bool,
+    /// Also write N frames (0..=600) from the first one as an animated PNG at --fps
+    /// (`<scene>.apng`).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=600), default_value_t = 0)]
+    apng: u32,
+    /// Also write a labelled contact sheet of RenderVKParticleFogDensity 0.5/1/2 (rows) x
+    /// RenderVKParticleFogBillow 0/0.5/1 (columns), tiles half the size (`<scene>_sliders.png`).
+    #[arg(long)]
+    contact_sheet: bool,
     #[command(flatten)]
     settings: SettingsArgs,
     #[command(flatten)]
@@ -307,9 +319,20 @@ fn run_render(a: RenderArgs) -> anyhow::Result<String> {
         overrides: a.settings.overrides,
     };
     let report = cli::render::run(&job, &desc)?;
+    let show = cli::showcase::ShowcaseJob {
+        compare: a.compare,
+        apng_frames: a.apng,
+        contact_sheet: a.contact_sheet,
+    };
+    let written = if show.compare || show.apng_frames > 0 || show.contact_sheet {
+        cli::showcase::run(&job, &show, &desc)?
+    } else {
+        Vec::new()
+    };
+    let written: String = written.iter().map(|p| format!("wrote {}\n", p.display())).collect();
     let fog = report.fog.as_ref().map(cli::render::format_fog).unwrap_or_default();
     Ok(format!(
-        "{} on {} at {}x{}, {} frame(s):\n{}wall clock per frame (median, CPU side, submission and wait): {:.3} ms\n{}",
+        "{written}{} on {} at {}x{}, {} frame(s):\n{}wall clock per frame (median, CPU side, submission and wait): {:.3} ms\n{}",
         report.scene,
         report.device,
         report.width,

@@ -8,7 +8,7 @@
 use crate::table::{find_or_err, SettingDesc, SettingValue};
 use crate::SettingsError;
 
-/// What the particle-fog debug view draws (`RenderVKParticleFogDebug`, S32 0..=3).
+/// What the particle-fog debug view draws or writes (`RenderVKParticleFogDebug`, S32 0..=5).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum FogDebugMode {
     /// 0: no debug drawing.
@@ -20,16 +20,24 @@ pub enum FogDebugMode {
     Bounds,
     /// 3: tint and bounds.
     TintAndBounds,
+    /// 4: `render` also writes `<scene>_transmittance.png`, the particle fog's transmittance from
+    /// the camera to the opaque depth (16-bit linear greyscale, 65535 = 1).
+    Transmittance,
+    /// 5: `render` also writes `<scene>_coverage.png`, 1 - the transmittance of every particle
+    /// system (billboards and particle fog) to the opaque depth (16-bit linear greyscale).
+    Coverage,
 }
 
 impl FogDebugMode {
-    /// The mode for the setting's integer value, or `None` outside 0..=3.
+    /// The mode for the setting's integer value, or `None` outside 0..=5.
     pub fn from_i32(value: i32) -> Option<FogDebugMode> {
         match value {
             0 => Some(FogDebugMode::Off),
             1 => Some(FogDebugMode::Tint),
             2 => Some(FogDebugMode::Bounds),
             3 => Some(FogDebugMode::TintAndBounds),
+            4 => Some(FogDebugMode::Transmittance),
+            5 => Some(FogDebugMode::Coverage),
             _ => None,
         }
     }
@@ -41,6 +49,8 @@ impl FogDebugMode {
             FogDebugMode::Tint => 1,
             FogDebugMode::Bounds => 2,
             FogDebugMode::TintAndBounds => 3,
+            FogDebugMode::Transmittance => 4,
+            FogDebugMode::Coverage => 5,
         }
     }
 
@@ -52,6 +62,16 @@ impl FogDebugMode {
     /// Whether brick bounds are drawn.
     pub fn draws_bounds(self) -> bool {
         matches!(self, FogDebugMode::Bounds | FogDebugMode::TintAndBounds)
+    }
+
+    /// Whether `render` writes the particle fog's transmittance image.
+    pub fn writes_transmittance(self) -> bool {
+        self == FogDebugMode::Transmittance
+    }
+
+    /// Whether `render` writes the coverage image of every particle system.
+    pub fn writes_coverage(self) -> bool {
+        self == FogDebugMode::Coverage
     }
 }
 
@@ -87,8 +107,10 @@ pub struct Settings {
     /// `RenderVKParticleFogBillowSpeed`: advection speed of the billow noise in m/s.
     /// Default: `0.3`. Range: `0..=5`. No cost.
     pub particle_fog_billow_speed_m_per_s: f32,
-    /// `RenderVKParticleFogDebug` (S32 0-3, not saved): tint converted systems and/or draw brick
-    /// bounds. Default: `0`. Range: `0..=3`.
+    /// `RenderVKParticleFogDebug` (S32 0-5, not saved): tint converted systems and/or draw brick
+    /// bounds (1-3), or write the particle fog's transmittance (4) or all particles' coverage (5)
+    /// beside the frame. Default: `0`. Range: `0..=5`. Cost: none at 0, 4 and 5 (a readback per
+    /// written frame); 2 and 3 a small draw per brick in use.
     pub particle_fog_debug: FogDebugMode,
     /// `RenderVKParticleFogBrickBudgetMB`: GPU memory for density bricks in MiB; systems that do
     /// not fit keep their billboards. Default: `128`. Range: `16..=2048`.

@@ -124,13 +124,16 @@ fn get_and_set_reach_every_setting() {
 
 #[test]
 fn debug_mode_round_trips_through_its_integer() {
-    for i in 0..=3 {
-        let mode = FogDebugMode::from_i32(i).expect("0..=3 are modes");
+    for i in 0..=5 {
+        let mode = FogDebugMode::from_i32(i).expect("0..=5 are modes");
         assert_eq!(mode.as_i32(), i);
-        assert_eq!(mode.tints(), i & 1 == 1, "bit 0 is tint");
-        assert_eq!(mode.draws_bounds(), i & 2 == 2, "bit 1 is bounds");
+        assert_eq!(mode.tints(), i <= 3 && i & 1 == 1, "bit 0 of 0..=3 is tint");
+        assert_eq!(mode.draws_bounds(), i <= 3 && i & 2 == 2, "bit 1 of 0..=3 is bounds");
+        assert_eq!(mode.writes_transmittance(), i == 4);
+        assert_eq!(mode.writes_coverage(), i == 5);
     }
-    assert_eq!(FogDebugMode::from_i32(4), None);
+    assert_eq!(FogDebugMode::from_i32(6), None);
+    assert_eq!(FogDebugMode::from_i32(-1), None);
 }
 
 /// The doc-comment block above each `pub` field of `Settings` in src/model.rs, keyed by the

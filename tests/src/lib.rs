@@ -11,13 +11,20 @@ pub mod frame;
 use render::vk::debug::ValidationMessage;
 use render::{DeviceSelector, Gpu, GpuDesc};
 
-/// Creates a validated device (the one `PF_TEST_DEVICE` names, else the default choice).
-pub fn validated_gpu() -> Gpu {
+/// The description of the validated test device (the one `PF_TEST_DEVICE` names, else the
+/// default choice), for tests that run the CLI's render job (it makes its own device and fails
+/// on a validation error).
+pub fn validated_desc() -> GpuDesc {
     let device = std::env::var("PF_TEST_DEVICE")
         .ok()
         .and_then(|s| s.parse::<DeviceSelector>().ok())
         .unwrap_or_default();
-    match Gpu::new(&GpuDesc { validation: true, device }) {
+    GpuDesc { validation: true, device }
+}
+
+/// Creates a validated device ([`validated_desc`]).
+pub fn validated_gpu() -> Gpu {
+    match Gpu::new(&validated_desc()) {
         Ok(gpu) => gpu,
         Err(e) => panic!("GPU tests need Vulkan with validation layers (./run test installs them): {e}"),
     }

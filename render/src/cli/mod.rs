@@ -7,4 +7,5 @@ pub mod output;
 pub mod psys;
 pub mod render;
 pub mod settings;
+pub mod showcase;
 pub mod texstats;

@@ -99,13 +99,7 @@ pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
 
 /// Renders the job on `desc`'s device; returns the report (also written as JSON).
 pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
-    let scene = crate::scene::load(&job.scene)?;
-    for w in &scene.warnings {
-        tracing::warn!("{}: {w}", job.scene.display());
-    }
-    let scene_overrides: Vec<String> = scene.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    let mut settings = super::settings::load_for_run(job.settings_file.as_ref(), &scene_overrides)?;
-    settings::cli::apply_overrides(&mut settings, &job.overrides)?;
+    let (scene, settings) = load_scene(job)?;
     let mut gpu = Gpu::new(desc)?;
     let mut world = World::new(&mut gpu, &scene)?;
     let mut renderer = HostRenderer::new(&gpu, job.width, job.height)?;
@@ -136,8 +130,7 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
             } else {
                 format!("{stem}_{frame:04}.png")
             };
-            let pixels = renderer.read_ldr(&mut gpu)?;
-            write_png(&job.out.join(name), job.width, job.height, &pixels)?;
+            write_frame(&mut gpu, &renderer, &settings, &job.out.join(name))?;
         }
         if progress {
             let _ = write!(std::io::stderr(), "\r{}", progress_bar(&stem, frame + 1, job.frames));
@@ -171,10 +164,50 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
     Ok(report)
 }
 
+/// The job's scene and its settings: the defaults (or the settings file), then the scene's own,
+/// then the command line's.
+pub(crate) fn load_scene(job: &RenderJob) -> anyhow::Result<(crate::scene::Scene, settings::Settings)> {
+    let scene = crate::scene::load(&job.scene)?;
+    for w in &scene.warnings {
+        tracing::warn!("{}: {w}", job.scene.display());
+    }
+    let scene_overrides: Vec<String> = scene.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let mut settings = super::settings::load_for_run(job.settings_file.as_ref(), &scene_overrides)?;
+    settings::cli::apply_overrides(&mut settings, &job.overrides)?;
+    Ok((scene, settings))
+}
+
+/// Writes the last rendered frame to `path` (PNG) and, for `RenderVKParticleFogDebug` 4 or 5, the
+/// particle fog's transmittance or every particle system's coverage beside it
+/// (`<frame>_transmittance.png`, `<frame>_coverage.png`; 16-bit linear greyscale).
+fn write_frame(
+    gpu: &mut Gpu,
+    renderer: &HostRenderer,
+    settings: &settings::Settings,
+    path: &Path,
+) -> anyhow::Result<()> {
+    let extent = renderer.targets.ldr.extent;
+    let (w, h) = (extent.width, extent.height);
+    write_png(path, w, h, &renderer.read_ldr(gpu)?)?;
+    let debug = settings.particle_fog_debug;
+    let view = if debug.writes_transmittance() {
+        Some(("transmittance", renderer.read_fog_transmittance(gpu)?))
+    } else if debug.writes_coverage() {
+        Some(("coverage", renderer.read_particle_coverage(gpu)?))
+    } else {
+        None
+    };
+    if let Some((what, values)) = view {
+        let stem = path.file_stem().map_or_else(|| "frame".into(), |s| s.to_string_lossy().into_owned());
+        crate::picture::write_grey16(&path.with_file_name(format!("{stem}_{what}.png")), w, h, &values)?;
+    }
+    Ok(())
+}
+
 /// The warm-up: `job.warmup` frames of particle simulation, the last [`FOG_WARMUP_FRAMES`] of
 /// them (or that many at time 0 first) also running the fog's temporal passes; a progress bar
 /// named `bar` (only given at a terminal).
-fn warm_up(
+pub(crate) fn warm_up(
     renderer: &mut HostRenderer,
     (gpu, world): (&mut Gpu, &mut World),
     (scene, settings): (&crate::scene::Scene, &settings::Settings),

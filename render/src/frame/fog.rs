@@ -6,7 +6,7 @@
 //! `fog.brick_alloc` -> `fog.brick_splat` -> `fog.brick_splat.wide` -> `fog.brick_resolve` ->
 //! `fog.brick_clear`), then `fog.froxel_inject` -> `fog.froxel_temporal` ->
 //! `fog.froxel_integrate` -> `fog.apply` (or `fog.reference`), then (`fog.brick_march` ->
-//! `fog.brick_composite`).
+//! `fog.brick_composite` (`fog.brick_bounds`, debug views 2 and 3)).
 
 use glam::Vec3;
 use settings::Settings;
@@ -16,6 +16,7 @@ use crate::fog_gpu::froxel::{FroxelFog, FroxelGrid, HeightFogMedium};
 use crate::gpu_types::{FogMarchPush, GpuFogVolume};
 use crate::particle_fog::{ParticleFog, PoolKey};
 use crate::particles_gpu::GpuParticles;
+use crate::passes::brick_bounds::BrickBoundsPass;
 use crate::passes::brick_composite::BrickCompositePass;
 use crate::passes::brick_march::{march_divisor, BrickMarchPass, MarchInputs};
 use crate::passes::fog_apply::FogApplyPass;
@@ -45,6 +46,7 @@ pub struct FrameFog {
     composite: BrickCompositePass,
     /// The frame's size in pixels.
     size: (u32, u32),
+    bounds: BrickBoundsPass,
     /// The froxel fog's resources (made on first use, remade when the grid settings change).
     pub froxel: Option<FroxelFog>,
     /// The particle fog's bricks (made while `RenderVKParticleFog` is on and a system converts;
@@ -64,6 +66,7 @@ impl FrameFog {
             march: BrickMarchPass::new(gpu, (width, height), march_divisor(height, 0))?,
             composite: BrickCompositePass::new(gpu, width, height)?,
             size: (width, height),
+            bounds: BrickBoundsPass::new(gpu)?,
             froxel: None,
             bricks: None,
         })
@@ -159,21 +162,25 @@ impl FrameFog {
         }
     }
 
-    /// `fog.brick_march` and `fog.brick_composite` into `hdr` by `depth` (after the froxel fog);
-    /// nothing without bricks.
+    /// `fog.brick_march` and `fog.brick_composite` into `hdr` by `depth` (after the froxel fog),
+    /// then, for the debug views 2 and 3, `fog.brick_bounds`; nothing without bricks.
     pub fn record_march(
         &self,
         rec: &mut Recorder<'_>,
         (frame, world, samplers): Lighting<'_>,
         (depth, hdr): (&Image, &Image),
         (settings, time_s): (&Settings, f32),
-    ) {
-        let Some(pf) = &self.bricks else { return };
+    ) -> Result<()> {
+        let Some(pf) = &self.bricks else { return Ok(()) };
         let inputs =
             MarchInputs { frame, world, samplers, fog: self.froxel.as_ref(), bricks: &pf.pool, depth };
         let push = march_push(settings, time_s, self.froxel.is_some(), self.march.divisor);
         self.march.record(rec, &inputs, &push);
         self.composite.record(rec, (frame, samplers), &self.march, (depth, hdr));
+        if settings.particle_fog_debug.draws_bounds() {
+            self.bounds.record(rec, frame, &pf.pool, (depth, hdr))?;
+        }
+        Ok(())
     }
 
     /// `fog.brick_march.cloud` when the particle fog was marched this frame (the billboards inside
@@ -195,7 +202,7 @@ fn march_push(settings: &Settings, time_s: f32, froxel_on: bool, divisor: u32) -
         ],
         params: [
             if froxel_on { 1.0 } else { 0.0 },
-            settings.particle_fog_debug as i32 as f32,
+            settings.particle_fog_debug.as_i32() as f32,
             divisor as f32,
             0.0,
         ],

@@ -7,7 +7,8 @@
 //! (particle fog: `fog.brick_age` -> `fog.brick_mark` -> `fog.brick_alloc` -> `fog.brick_splat` ->
 //! `fog.brick_splat.wide` -> `fog.brick_resolve` -> `fog.brick_clear`) -> `fog.froxel_inject` -> `fog.froxel_temporal` ->
 //! `fog.froxel_integrate` -> `fog.apply` (or `fog.reference` with
-//! `RenderVKVolumetricFogReference`; when `RenderVKVolumetricFog` is on) -> (`fog.brick_march`) ->
+//! `RenderVKVolumetricFogReference`; when `RenderVKVolumetricFog` is on) -> (`fog.brick_march` ->
+//! `fog.brick_bounds` with the debug views 2 and 3) ->
 //! `particles.cull` -> `particles.sort` -> (`particles.batch`) -> `particles.billboards`
 //! (alpha-blended, each fragment fogged at its own depth, converted systems faded by
 //! `1 - weight`; when the scene has particle sources and `RenderMaxPartCount` > 0; also the glow
@@ -21,6 +22,7 @@
 pub mod features;
 pub mod fog;
 pub mod particles;
+pub mod views;
 
 use ash::vk;
 use glam::Vec3;
@@ -197,7 +199,7 @@ impl HostRenderer {
             let reference = settings.volumetric_fog_reference;
             self.fog.record_froxel(rec, lit, reference, (&t.depth, &t.hdr));
             if particles_on {
-                self.fog.record_march(rec, lit, (&t.depth, &t.hdr), (settings, time_s));
+                self.fog.record_march(rec, lit, (&t.depth, &t.hdr), (settings, time_s))?;
             }
             self.record_particles(rec, world, &view, particles_on)?;
             self.record_post(rec, cam.exposure, particles_on);

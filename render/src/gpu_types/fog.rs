@@ -80,7 +80,8 @@ gpu_struct! {
         /// x blend weight w (0 billboard .. 1 fog), y texture mean alpha, z Density x Strength,
         /// w unused.
         pub weight_mass: [f32; 4],
-        /// Texture mean colour (linear rgb); w unused.
+        /// Texture mean colour (linear rgb); w 1 when rgb is instead the debug view's hue for
+        /// the source (`RenderVKParticleFogDebug` 1 or 3), which replaces the particle's colour.
         pub tint: [f32; 4],
     }
 }

@@ -88,7 +88,11 @@ pub fn carrier(slot: u32, p: &GpuParticle, s: &GpuFogSource) -> Option<Carrier> 
         tex_mean_alpha: s.weight_mass[1],
         weight: s.weight_mass[0],
         density_scale: s.weight_mass[2],
-        tint: std::array::from_fn(|i| p.color[i].clamp(0.0, 1.0) * s.tint[i]),
+        tint: if s.tint[3] > 0.5 {
+            [s.tint[0], s.tint[1], s.tint[2]]
+        } else {
+            std::array::from_fn(|i| p.color[i].clamp(0.0, 1.0) * s.tint[i])
+        },
         emissive: p.ids[2] & particles::types::PartFlags::EMISSIVE != 0,
     })
 }

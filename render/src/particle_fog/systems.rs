@@ -166,9 +166,31 @@ impl FogSystems {
         self.systems
             .iter()
             .zip(&self.weights)
-            .map(|(s, &w)| fog_source(w, s.tex_mean_alpha, scale, s.tint))
+            .enumerate()
+            .map(|(i, (s, &w))| {
+                if settings.particle_fog_debug.tints() {
+                    let mut src = fog_source(w, s.tex_mean_alpha, scale, debug_hue(i));
+                    src.tint[3] = 1.0;
+                    src
+                } else {
+                    fog_source(w, s.tex_mean_alpha, scale, s.tint)
+                }
+            })
             .collect()
     }
+}
+
+/// The debug view's colour for the `index`-th system (`RenderVKParticleFogDebug` 1 and 3):
+/// saturated hues a golden-ratio turn apart, so neighbouring indices differ most.
+pub fn debug_hue(index: usize) -> [f32; 3] {
+    const GOLDEN_TURN: f32 = 0.618_034;
+    const SATURATION: f32 = 0.8;
+    let h = (index as f32 * GOLDEN_TURN).fract() * 6.0;
+    let channel = |offset: f32| {
+        let k = (offset + h) % 6.0;
+        1.0 - SATURATION * (k.min(4.0 - k).clamp(0.0, 1.0))
+    };
+    [channel(5.0), channel(3.0), channel(1.0)]
 }
 
 /// 1 inside `range - fade band`, 0 beyond `range`, smooth between.
@@ -317,5 +339,21 @@ mod tests {
         assert_eq!(range_fade(64.0, 64.0), 0.0);
         let mid = range_fade(60.0, 64.0);
         assert!(mid > 0.0 && mid < 1.0, "a fade band, not a cut: {mid}");
+    }
+
+    #[test]
+    fn debug_hues_are_saturated_and_distinct() {
+        let hues: Vec<[f32; 3]> = (0..8).map(debug_hue).collect();
+        for (i, a) in hues.iter().enumerate() {
+            let (lo, hi) = a.iter().fold((1.0f32, 0.0f32), |(l, h), &c| (l.min(c), h.max(c)));
+            assert!((hi - 1.0).abs() < 1e-6 && (lo - 0.2).abs() < 1e-6, "hue {i}: {a:?}");
+            for (j, b) in hues.iter().enumerate().skip(i + 1) {
+                let d: f32 = a.iter().zip(b).map(|(x, y)| (x - y).abs()).sum();
+                assert!(d > 0.15, "hues {i} and {j} alike: {a:?} {b:?}");
+            }
+        }
+        // The first is red.
+        let red = [1.0, 0.2, 0.2];
+        assert!(hues[0].iter().zip(red).all(|(a, b)| (a - b).abs() < 1e-6), "{:?}", hues[0]);
     }
 }

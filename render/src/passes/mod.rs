@@ -2,6 +2,7 @@
 
 pub mod billboards;
 pub mod brick_alloc;
+pub mod brick_bounds;
 pub mod brick_composite;
 pub mod brick_march;
 pub mod brick_splat;

@@ -192,7 +192,8 @@ Carrier carrier_of(uint slot) {
     c.tex_mean_alpha = s.weight_mass.y;
     c.weight = s.weight_mass.x;
     c.density_scale = s.weight_mass.z;
-    c.tint = clamp(p.color.rgb, 0.0, 1.0) * s.tint.rgb;
+    // tint.w 1: the debug view's hue for the source replaces the particle's colour.
+    c.tint = s.tint.w > 0.5 ? s.tint.rgb : clamp(p.color.rgb, 0.0, 1.0) * s.tint.rgb;
     c.emissive = (p.ids.z & PF_EMISSIVE_BIT) != 0u;
     return c;
 }

@@ -224,6 +224,12 @@ impl Gpu {
         self.shared.live.lock().values().cloned().collect()
     }
 
+    /// Every allocation alive now with its id (ids are never reused, so a resource that was
+    /// dropped and made again shows up under a new id), in id order.
+    pub fn live_allocation_ids(&self) -> Vec<(u64, String)> {
+        self.shared.live.lock().iter().map(|(&id, name)| (id, name.clone())).collect()
+    }
+
     /// Records commands with `record`, submits them, and waits for completion.
     ///
     /// Timestamps written by passes are collected into the profiler as one frame.
