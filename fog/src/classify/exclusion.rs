@@ -143,11 +143,9 @@ impl Exclusion {
                 m.speed_m_per_s
             ),
             Exclusion::Streaks => format!(
-                "particles move {:.1} sizes per second ({:.2} m/s for {:.2} m particles): they \
-                 streak rather than drift (limit {STREAK_SIZES_PER_S})",
-                m.sizes_per_s(),
-                m.speed_m_per_s,
-                m.size_m
+                "particles move {:.1} sizes per second as seen over their life (RMS {:.2} m/s, mean \
+                 size {:.2} m): they streak rather than drift (limit {STREAK_SIZES_PER_S})",
+                m.sizes_per_s, m.speed_m_per_s, m.size_m
             ),
             Exclusion::ShortLived => short_lived_sentence(m),
             Exclusion::ShapedTexture => {
@@ -264,7 +262,7 @@ impl ExclusionSet {
         set.add_if(m.size_m.is_nan() || m.size_m < MIN_SIZE_M, Exclusion::TooSmall);
         let speed = m.speed_m_per_s;
         set.add_if(speed.is_nan() || speed > MAX_SPEED_M_PER_S, Exclusion::TooFast);
-        let sizes = m.sizes_per_s();
+        let sizes = m.sizes_per_s;
         set.add_if(sizes.is_nan() || sizes > STREAK_SIZES_PER_S, Exclusion::Streaks);
         set.add_if(m.life_s.is_nan() || m.life_s < MIN_LIFE_S, Exclusion::ShortLived);
         match &ctx.texture {

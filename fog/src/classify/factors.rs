@@ -72,7 +72,7 @@ pub struct Factors {
 impl Factors {
     /// Computes every factor from the measures, the blend and the texture verdict.
     pub fn compute(m: &Measures, normal_blend: bool, texture: Option<&TextureVerdict>) -> Factors {
-        let sizes_per_s = m.sizes_per_s();
+        let sizes_per_s = m.sizes_per_s;
         Factors {
             big: smoothstep(BIG_OVERLAP_LO, BIG_OVERLAP_HI, m.overlap),
             faint: 1.0 - smoothstep(FAINT_ALPHA_LO, FAINT_ALPHA_HI, m.alpha),

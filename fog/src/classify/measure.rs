@@ -16,6 +16,15 @@
 //!   0.1/s (`updateParticles`); the drift `w (1 - e^(-0.1 t))` for a wind of
 //!   [`TYPICAL_REGION_WIND_M_PER_S`] is added in quadrature (its RMS over the life). A slowly
 //!   rising smoke plume is therefore slow; a spark shower or a falling rain sheet is fast.
+//! * **Sizes per second** ([`Measures::sizes_per_s`]): how many of its own sizes a particle moves
+//!   each second *as seen*: the mean over the particle's life of `speed(t) / size(t)` at the same
+//!   age, weighted by how much of the picture the particle is at that age, `alpha(t) size(t)^2`
+//!   (4-point Gauss-Legendre over the normalised age; `speed(t)` is the RMS over emission
+//!   directions of `|v0 + a t|` with the wind drift at that age). A plume whose puffs grow while
+//!   buoyancy speeds them up, and fade out as they go, moves about one of its sizes a second all its
+//!   life; dividing the RMS speed (dominated by the fast, faded end of life) by the mean size (small
+//!   early puffs included) read it as half again faster. What a person judges as a streak is the
+//!   motion of what they see.
 //! * **Life** ([`Measures::life_s`]): the particle max age, shortened to the source's remaining
 //!   life (`max_age - start_age`) when the source is mortal: a source that dies quickly is a
 //!   short-lived effect.
@@ -85,6 +94,9 @@ pub struct Measures {
     pub overlap: f32,
     /// Particle alpha averaged over life, times the texture's mean alpha when known.
     pub alpha: f32,
+    /// Own sizes travelled per second as seen, 1/s (infinite for a zero size): what tells a drift
+    /// from a streak (module docs, "Sizes per second").
+    pub sizes_per_s: f32,
     /// Luminance of the particle colour averaged over life (Rec. 709, 0..1).
     pub luminance: f32,
     /// Largest glow, start or end, 0..1.
@@ -92,16 +104,6 @@ pub struct Measures {
 }
 
 impl Measures {
-    /// Own sizes travelled per second, 1/s (infinite for a zero size): what tells a drift from a
-    /// streak.
-    pub fn sizes_per_s(&self) -> f32 {
-        if self.size_m > 0.0 {
-            self.speed_m_per_s / self.size_m
-        } else {
-            f32::INFINITY
-        }
-    }
-
     /// Typical distance between neighbouring particles, metres: the cube root of the volume per
     /// particle (computed on demand: the score does not need it).
     pub fn spacing_m(&self) -> f32 {
@@ -143,6 +145,7 @@ pub fn measure(sys: &PartSysData, ctx: &SystemContext, settings: &Settings) -> M
         alive,
         volume_per_particle_m3,
         overlap,
+        sizes_per_s: seen_sizes_per_s(sys, particle_life_s),
         alpha: finite_or(colour.w, 1.0).clamp(0.0, 1.0) * texture_alpha,
         luminance: finite_or_zero(colour.truncate().clamp(Vec3::ZERO, Vec3::ONE).dot(LUMA)),
         glow: finite_or(part.start_glow, 1.0).max(finite_or(part.end_glow, 1.0)).max(0.0),
@@ -197,6 +200,56 @@ pub fn rms_speed_m_per_s(sys: &PartSysData, life_s: f32) -> f32 {
         0.0
     };
     finite_or((v0 * v0 + accel_sq + wind_sq).sqrt(), f32::INFINITY)
+}
+
+/// Own sizes travelled per second as seen over a life of `life_s` (module docs, "Sizes per
+/// second"): `sum w alpha s v / sum w alpha s^2` over the Gauss-Legendre nodes, which is the
+/// visibility-weighted mean of `v / s` without dividing by a size that may be 0. A system that is
+/// invisible throughout is weighted by size alone; a zero size throughout moves infinitely many
+/// sizes per second.
+pub fn seen_sizes_per_s(sys: &PartSysData, life_s: f32) -> f32 {
+    let part = &sys.part;
+    let v0 = emission_rms_m_per_s(sys);
+    let accel = sys.part_accel.length();
+    let wind = sys.part.flags.contains(PartFlags::WIND);
+    let fade = part.flags.contains(PartFlags::INTERP_COLOR);
+    let (mut moved, mut seen, mut moved_any, mut seen_any) = (0.0, 0.0, 0.0, 0.0);
+    for (f, g) in GL_NODES.iter().zip(GL_WEIGHTS) {
+        let t = f * life_s;
+        let drift =
+            if wind { TYPICAL_REGION_WIND_M_PER_S * (1.0 - (-WIND_RELAX_PER_S * t).exp()) } else { 0.0 };
+        let speed = (v0 * v0 + accel * accel * t * t + drift * drift).sqrt();
+        let size = size_at(sys, *f);
+        let alpha = if fade { lerp(part.start_color.w, part.end_color.w, *f) } else { part.start_color.w };
+        let alpha = finite_or(alpha, 1.0).clamp(0.0, 1.0);
+        moved_any += g * size * speed;
+        seen_any += g * size * size;
+        moved += g * alpha * size * speed;
+        seen += g * alpha * size * size;
+    }
+    let ratio = if seen > 0.0 { moved / seen } else { moved_any / seen_any };
+    if ratio.is_finite() {
+        ratio
+    } else {
+        f32::INFINITY
+    }
+}
+
+/// The geometric-mean size `sqrt(x y)` at normalised age `f`, metres (0 when unreadable).
+fn size_at(sys: &PartSysData, f: f32) -> f32 {
+    let part = &sys.part;
+    let start = part.start_scale.abs();
+    let s = if part.flags.contains(PartFlags::INTERP_SCALE) {
+        start.lerp(part.end_scale.abs(), f)
+    } else {
+        start
+    };
+    finite_or_zero((s.x * s.y).sqrt())
+}
+
+/// `a + (b - a) f`.
+fn lerp(a: f32, b: f32, f: f32) -> f32 {
+    a + (b - a) * f
 }
 
 /// Mean over `[0, life]` of `(1 - e^(-k t))^2` with `k` = [`WIND_RELAX_PER_S`]: the fraction of the
