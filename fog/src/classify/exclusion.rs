@@ -17,8 +17,9 @@ pub const MIN_SIZE_M: f32 = 0.5;
 /// Particles faster than this (RMS over life, wind included) stay billboards whatever their size,
 /// m/s: genuinely fast content (sparks, rain, water jets).
 pub const MAX_SPEED_M_PER_S: f32 = 4.0;
-/// Particles travelling more than this many of their own sizes per second streak (a 0.05 m spark
-/// at 2 m/s moves 40 sizes a second; a 4 m puff at 2 m/s half a size) and stay billboards, 1/s.
+/// Particles travelling more than this many of their own sizes per second, as seen
+/// ([`Measures::sizes_per_s`]), streak (a 0.05 m spark at 2 m/s moves 40 sizes a second; a 4 m
+/// puff at 2 m/s half a size) and stay billboards, 1/s.
 pub const STREAK_SIZES_PER_S: f32 = 2.0;
 /// Width over height (or height over width) above which a particle is not square, so turning it
 /// with `FOLLOW_VELOCITY` is visible.

@@ -117,7 +117,8 @@ pub fn measure(sys: &PartSysData, ctx: &SystemContext, settings: &Settings) -> M
     let particle_life_s = finite_or_zero(part.max_age).max(0.0);
     let source_life_s = source_life_s(sys);
     let life_s = particle_life_s.min(source_life_s);
-    let size_m = mean_size_m(sys);
+    let sizes = node_sizes_m(sys);
+    let size_m = mean_size_of(sys, &sizes);
     let speed_m_per_s = rms_speed_m_per_s(sys, particle_life_s);
     let emitted_per_s = emitted_per_s(sys);
     let cap = settings.max_part_count.max(0) as f32;
@@ -145,7 +146,7 @@ pub fn measure(sys: &PartSysData, ctx: &SystemContext, settings: &Settings) -> M
         alive,
         volume_per_particle_m3,
         overlap,
-        sizes_per_s: seen_sizes_per_s(sys, particle_life_s),
+        sizes_per_s: seen_sizes_per_s_of(sys, &sizes, particle_life_s),
         alpha: finite_or(colour.w, 1.0).clamp(0.0, 1.0) * texture_alpha,
         luminance: finite_or_zero(colour.truncate().clamp(Vec3::ZERO, Vec3::ONE).dot(LUMA)),
         glow: finite_or(part.start_glow, 1.0).max(finite_or(part.end_glow, 1.0)).max(0.0),
@@ -164,18 +165,31 @@ pub fn source_life_s(sys: &PartSysData) -> f32 {
 
 /// Time-averaged geometric mean `sqrt(x * y)` of the particle scale over its life, metres.
 pub fn mean_size_m(sys: &PartSysData) -> f32 {
+    mean_size_of(sys, &node_sizes_m(sys))
+}
+
+/// The geometric-mean size `sqrt(x y)` at each of [`GL_NODES`], metres (unchecked: NaN or infinite
+/// where the scale is).
+fn node_sizes_m(sys: &PartSysData) -> [f32; 4] {
     let part = &sys.part;
     let start = part.start_scale.abs();
     if !part.flags.contains(PartFlags::INTERP_SCALE) {
-        return finite_or_zero((start.x * start.y).sqrt());
+        return [(start.x * start.y).sqrt(); 4];
     }
     let end = part.end_scale.abs();
-    let mut sum = 0.0;
-    for (f, w) in GL_NODES.iter().zip(GL_WEIGHTS) {
-        let s = start.lerp(end, *f);
-        sum += w * (s.x * s.y).sqrt();
+    GL_NODES.map(|f| {
+        let s = start.lerp(end, f);
+        (s.x * s.y).sqrt()
+    })
+}
+
+/// [`mean_size_m`] from the node sizes: the start size without `INTERP_SCALE`, else the
+/// quadrature; 0 when unreadable.
+fn mean_size_of(sys: &PartSysData, sizes: &[f32; 4]) -> f32 {
+    if !sys.part.flags.contains(PartFlags::INTERP_SCALE) {
+        return finite_or_zero(sizes[0]);
     }
-    finite_or_zero(sum)
+    finite_or_zero(sizes.iter().zip(GL_WEIGHTS).map(|(s, w)| w * s).sum())
 }
 
 /// RMS emission speed, m/s: 0 for DROP-like patterns, else `sqrt((min^2 + min max + max^2) / 3)`.
@@ -208,20 +222,30 @@ pub fn rms_speed_m_per_s(sys: &PartSysData, life_s: f32) -> f32 {
 /// invisible throughout is weighted by size alone; a zero size throughout moves infinitely many
 /// sizes per second.
 pub fn seen_sizes_per_s(sys: &PartSysData, life_s: f32) -> f32 {
+    seen_sizes_per_s_of(sys, &node_sizes_m(sys), life_s)
+}
+
+/// [`seen_sizes_per_s`] from the node sizes ([`node_sizes_m`]).
+fn seen_sizes_per_s_of(sys: &PartSysData, sizes: &[f32; 4], life_s: f32) -> f32 {
     let part = &sys.part;
     let v0 = emission_rms_m_per_s(sys);
-    let accel = sys.part_accel.length();
-    let wind = sys.part.flags.contains(PartFlags::WIND);
-    let fade = part.flags.contains(PartFlags::INTERP_COLOR);
+    let (still_sq, accel_sq) = (v0 * v0, sys.part_accel.length_squared());
+    let wind = part.flags.contains(PartFlags::WIND);
+    let a0 = finite_or(part.start_color.w, 1.0).clamp(0.0, 1.0);
+    let a1 = if part.flags.contains(PartFlags::INTERP_COLOR) {
+        finite_or(part.end_color.w, 1.0).clamp(0.0, 1.0)
+    } else {
+        a0
+    };
     let (mut moved, mut seen, mut moved_any, mut seen_any) = (0.0, 0.0, 0.0, 0.0);
-    for (f, g) in GL_NODES.iter().zip(GL_WEIGHTS) {
+    for i in 0..GL_NODES.len() {
+        let (f, g) = (GL_NODES[i], GL_WEIGHTS[i]);
         let t = f * life_s;
         let drift =
             if wind { TYPICAL_REGION_WIND_M_PER_S * (1.0 - (-WIND_RELAX_PER_S * t).exp()) } else { 0.0 };
-        let speed = (v0 * v0 + accel * accel * t * t + drift * drift).sqrt();
-        let size = size_at(sys, *f);
-        let alpha = if fade { lerp(part.start_color.w, part.end_color.w, *f) } else { part.start_color.w };
-        let alpha = finite_or(alpha, 1.0).clamp(0.0, 1.0);
+        let speed = (still_sq + accel_sq * t * t + drift * drift).sqrt();
+        let size = finite_or_zero(sizes[i]);
+        let alpha = a0 + (a1 - a0) * f;
         moved_any += g * size * speed;
         seen_any += g * size * size;
         moved += g * alpha * size * speed;
@@ -233,23 +257,6 @@ pub fn seen_sizes_per_s(sys: &PartSysData, life_s: f32) -> f32 {
     } else {
         f32::INFINITY
     }
-}
-
-/// The geometric-mean size `sqrt(x y)` at normalised age `f`, metres (0 when unreadable).
-fn size_at(sys: &PartSysData, f: f32) -> f32 {
-    let part = &sys.part;
-    let start = part.start_scale.abs();
-    let s = if part.flags.contains(PartFlags::INTERP_SCALE) {
-        start.lerp(part.end_scale.abs(), f)
-    } else {
-        start
-    };
-    finite_or_zero((s.x * s.y).sqrt())
-}
-
-/// `a + (b - a) f`.
-fn lerp(a: f32, b: f32, f: f32) -> f32 {
-    a + (b - a) * f
 }
 
 /// Mean over `[0, life]` of `(1 - e^(-k t))^2` with `k` = [`WIND_RELAX_PER_S`]: the fraction of the
