@@ -64,6 +64,9 @@ pub const TYPICAL_REGION_WIND_M_PER_S: f32 = 1.0;
 /// Rate at which a `WIND` particle's velocity relaxes toward the wind, 1/s (`updateParticles`).
 pub const WIND_RELAX_PER_S: f32 = 0.1;
 
+/// `1 /` [`WIND_RELAX_PER_S`], seconds (a multiplication where the drift is summed per age).
+const WIND_RELAX_TIME_S: f32 = 1.0 / WIND_RELAX_PER_S;
+
 /// Frame rate at which burst timing is judged, Hz: bursts happen at most once per frame.
 pub const REFERENCE_FRAME_RATE_HZ: f32 = 60.0;
 
@@ -255,9 +258,14 @@ struct Packing<'a> {
 
 impl Packing<'_> {
     fn overlap_at(&self, t_s: f32, size_m: f32, drift_m: f32) -> f32 {
-        let area = self.growth.at(t_s, size_m, drift_m).mean_projected_area_m2();
+        let g = self.growth;
+        let radius = (g.radius_m + g.spread_m_per_s * t_s).max(0.5 * size_m);
+        let (emitted, accelerated) = (g.common_m_per_s * t_s, g.half_accel_m_per_s2 * t_s * t_s);
+        let half_length = 0.5 * (emitted * emitted + accelerated * accelerated + drift_m * drift_m).sqrt();
+        let area = std::f32::consts::PI * radius * (half_length + radius);
         let young = (self.rate_per_s * t_s).min(self.alive) * size_m * size_m / area;
-        finite_or_zero(young).max(self.cloud_overlap)
+        // `max` takes the whole cloud's figure when `young` is NaN (no particle, no area).
+        young.max(self.cloud_overlap)
     }
 }
 
@@ -397,7 +405,7 @@ impl Growth {
 /// Distance a `WIND` particle has drifted by age `t_s`, metres, given `e = e^(-k t)`:
 /// `w (t - (1 - e) / k)`.
 fn drift_distance_m(t_s: f32, e: f32) -> f32 {
-    TYPICAL_REGION_WIND_M_PER_S * (t_s - (1.0 - e) / WIND_RELAX_PER_S)
+    TYPICAL_REGION_WIND_M_PER_S * (t_s - (1.0 - e) * WIND_RELAX_TIME_S)
 }
 
 /// `x`, or `fallback` when it is NaN or infinite. Fallbacks are conservative: an unreadable speed is
