@@ -4,7 +4,8 @@
 //! `particles::lsl::import` resolves from the script), its texture kind, an intent label (`fog`:
 //! smoke, steam, mist; `billboard`: fire, sparks, rain, snow, jets, hearts, confetti, leashes ...)
 //! with its reason, and its source (repository URL at a commit, or the script collection's id).
-//! Systems marked `held_out` were classified only after the changes they would judge were made.
+//! Systems marked `held_out` were classified only after the sizes-per-second and `slow` changes
+//! (the later overlap change was made after looking at them; see the fog README).
 //!
 //! Textures the fixture cannot see (`unknown`: a UUID or an inventory name) are assumed to be soft
 //! puffs, the report's `--unknown-texture soft` policy: the hardest case for billboards, since it
