@@ -113,7 +113,7 @@ fn exclusions_have_unique_ids_and_sentences_with_value_and_limit() {
     let a = classify(&sparks.sys, &sparks.ctx, &settings);
     let e = fog::Explanation::one_shot(&sparks.sys, &a, &settings);
     let streak = e.exclusions.iter().find(|n| n.id == "streaks").expect("streaks fired");
-    let sizes = format!("particles move {:.1} sizes per second", a.measures.sizes_per_s());
+    let sizes = format!("particles move {:.1} sizes per second", a.measures.sizes_per_s);
     assert!(
         streak.sentence.contains(&sizes) && streak.sentence.contains("they streak"),
         "{}",

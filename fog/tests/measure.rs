@@ -2,11 +2,13 @@
 
 use fog::classify::factors::{alive_band, smoothstep, ALIVE_HI, ALIVE_LO};
 use fog::classify::measure::{
-    emitted_per_s, mean_size_m, rms_speed_m_per_s, source_life_s, wind_drift_mean_square,
-    TYPICAL_REGION_WIND_M_PER_S, WIND_RELAX_PER_S,
+    emitted_per_s, mean_size_m, measure, rms_speed_m_per_s, seen_sizes_per_s, source_life_s,
+    wind_drift_mean_square, TYPICAL_REGION_WIND_M_PER_S, WIND_RELAX_PER_S,
 };
+use fog::classify::SystemContext;
 use glam::{Vec2, Vec3};
 use particles::types::{pattern, PartFlags, PartSysData};
+use settings::Settings;
 
 fn sys() -> PartSysData {
     PartSysData::default()
@@ -91,6 +93,99 @@ fn emission_rate_and_source_life() {
     assert_eq!(source_life_s(&sys()), f32::INFINITY, "max_age 0 lives forever");
     let mortal = PartSysData { max_age: 3.0, start_age: 1.0, ..sys() };
     assert_eq!(source_life_s(&mortal), 2.0);
+}
+
+/// A rising puff: released at rest (DROP), pushed up at `accel` m/s^2, living `life_s` seconds.
+fn rising_puff(accel: f32, life_s: f32) -> PartSysData {
+    let mut s = PartSysData { pattern: pattern::DROP, part_accel: Vec3::new(0.0, 0.0, accel), ..sys() };
+    s.part.max_age = life_s;
+    s
+}
+
+#[test]
+fn sizes_per_second_compare_speed_and_size_at_the_same_age() {
+    // Constant size and speed: v / s.
+    let mut s =
+        PartSysData { pattern: pattern::EXPLODE, burst_speed_min: 0.6, burst_speed_max: 0.6, ..sys() };
+    s.part.start_scale = Vec2::splat(2.0);
+    assert!((seen_sizes_per_s(&s, 5.0) - 0.3).abs() < 1e-6);
+    // A puff growing from nothing to 2 m while buoyancy speeds it up: speed a t and size 2 f
+    // (f = t / L) keep the ratio a L / 2 all its life. The RMS speed over the mean size reads
+    // (a L / sqrt 3) / 1 = 1.15 times that.
+    let mut plume = rising_puff(0.3, 8.0);
+    plume.part.flags = PartFlags(PartFlags::INTERP_SCALE);
+    plume.part.start_scale = Vec2::ZERO;
+    plume.part.end_scale = Vec2::splat(2.0);
+    let want = 0.3 * 8.0 / 2.0;
+    assert!((seen_sizes_per_s(&plume, 8.0) - want).abs() < 1e-4 * want, "{}", seen_sizes_per_s(&plume, 8.0));
+    let old = rms_speed_m_per_s(&plume, 8.0) / mean_size_m(&plume);
+    assert!(old > 1.15 * want, "the ratio of the means overstates it: {old}");
+}
+
+#[test]
+fn sizes_per_second_weigh_each_age_by_how_visible_the_particle_is() {
+    // Size 2 m, speed a t: v / s = (a L / 2) f. Seen with constant alpha the mean of f is 1/2;
+    // fading 1 -> 0 the weight is (1 - f), so the mean of f is (1/6) / (1/2) = 1/3: the fast end
+    // of life is the faint end.
+    let mut puff = rising_puff(0.3, 8.0);
+    puff.part.start_scale = Vec2::splat(2.0);
+    let unit = 0.3 * 8.0 / 2.0;
+    assert!((seen_sizes_per_s(&puff, 8.0) - unit / 2.0).abs() < 1e-4);
+    puff.part.flags = PartFlags(PartFlags::INTERP_COLOR);
+    puff.part.end_color.w = 0.0;
+    assert!((seen_sizes_per_s(&puff, 8.0) - unit / 3.0).abs() < 1e-4, "{}", seen_sizes_per_s(&puff, 8.0));
+    // Fading in instead: weight f, mean of f (1/3) / (1/2) = 2/3.
+    puff.part.start_color.w = 0.0;
+    puff.part.end_color.w = 1.0;
+    assert!((seen_sizes_per_s(&puff, 8.0) - unit * 2.0 / 3.0).abs() < 1e-4);
+    // Invisible throughout: weighted by size alone, as with constant alpha.
+    puff.part.end_color.w = 0.0;
+    assert!((seen_sizes_per_s(&puff, 8.0) - unit / 2.0).abs() < 1e-4);
+    // No size at all: infinitely many sizes per second; an unreadable acceleration too.
+    puff.part.start_scale = Vec2::ZERO;
+    assert_eq!(seen_sizes_per_s(&puff, 8.0), f32::INFINITY);
+    let broken = rising_puff(f32::NAN, 8.0);
+    assert_eq!(seen_sizes_per_s(&broken, 8.0), f32::INFINITY);
+}
+
+/// The overlap the classifier measures for `s`, with the default settings.
+fn overlap(s: &PartSysData) -> f32 {
+    measure(s, &SystemContext::default(), &Settings::default()).overlap
+}
+
+#[test]
+fn a_still_cloud_overlaps_as_a_whole() {
+    // Dropped at rest on a 3 m sphere (a ball of radius 3, length 0), 1 m particles, 5 per second
+    // for 8 s: 40 alive, each 1 m^2, over the ball's projected area 9 pi. Every age fills the
+    // same ball, so the young particles are no denser than the whole.
+    let mut s = PartSysData { pattern: pattern::EXPLODE, burst_radius: 3.0, burst_rate: 0.2, ..sys() };
+    s.burst_part_count = 1;
+    s.burst_speed_min = 0.0;
+    s.burst_speed_max = 0.0;
+    s.part.max_age = 8.0;
+    s.part.start_scale = Vec2::splat(1.0);
+    let want = 40.0 / (9.0 * std::f32::consts::PI);
+    assert!((overlap(&s) - want).abs() < 1e-4 * want, "{} vs {want}", overlap(&s));
+}
+
+#[test]
+fn a_spray_from_a_point_overlaps_most_where_it_is_seen() {
+    // Sprayed from a point at 1 m/s for 15 s: the puffs of age t fill a ball of radius t / 2, so
+    // the young ones near the source overlap far more than the whole 7.5 m ball suggests
+    // (alive s^2 / (pi 7.5^2) = 75 * 4 / 177 = 1.7).
+    let mut s = PartSysData { pattern: pattern::EXPLODE, burst_rate: 0.2, ..sys() };
+    s.burst_part_count = 1;
+    s.burst_speed_min = 1.0;
+    s.burst_speed_max = 1.0;
+    s.part.max_age = 15.0;
+    s.part.start_scale = Vec2::splat(2.0);
+    let whole = 75.0 * 4.0 / (std::f32::consts::PI * 7.5 * 7.5);
+    let seen = overlap(&s);
+    assert!(seen > 1.5 * whole, "{seen} vs the whole cloud's {whole}");
+    // Fading out as they go, the far, old puffs count for less: more overlap still.
+    s.part.flags = PartFlags(PartFlags::INTERP_COLOR);
+    s.part.end_color.w = 0.0;
+    assert!(overlap(&s) > seen, "{} vs {seen}", overlap(&s));
 }
 
 #[test]

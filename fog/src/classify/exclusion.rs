@@ -17,8 +17,9 @@ pub const MIN_SIZE_M: f32 = 0.5;
 /// Particles faster than this (RMS over life, wind included) stay billboards whatever their size,
 /// m/s: genuinely fast content (sparks, rain, water jets).
 pub const MAX_SPEED_M_PER_S: f32 = 4.0;
-/// Particles travelling more than this many of their own sizes per second streak (a 0.05 m spark
-/// at 2 m/s moves 40 sizes a second; a 4 m puff at 2 m/s half a size) and stay billboards, 1/s.
+/// Particles travelling more than this many of their own sizes per second, as seen
+/// ([`Measures::sizes_per_s`]), streak (a 0.05 m spark at 2 m/s moves 40 sizes a second; a 4 m
+/// puff at 2 m/s half a size) and stay billboards, 1/s.
 pub const STREAK_SIZES_PER_S: f32 = 2.0;
 /// Width over height (or height over width) above which a particle is not square, so turning it
 /// with `FOLLOW_VELOCITY` is visible.
@@ -143,11 +144,9 @@ impl Exclusion {
                 m.speed_m_per_s
             ),
             Exclusion::Streaks => format!(
-                "particles move {:.1} sizes per second ({:.2} m/s for {:.2} m particles): they \
-                 streak rather than drift (limit {STREAK_SIZES_PER_S})",
-                m.sizes_per_s(),
-                m.speed_m_per_s,
-                m.size_m
+                "particles move {:.1} sizes per second as seen over their life (RMS {:.2} m/s, mean \
+                 size {:.2} m): they streak rather than drift (limit {STREAK_SIZES_PER_S})",
+                m.sizes_per_s, m.speed_m_per_s, m.size_m
             ),
             Exclusion::ShortLived => short_lived_sentence(m),
             Exclusion::ShapedTexture => {
@@ -264,7 +263,7 @@ impl ExclusionSet {
         set.add_if(m.size_m.is_nan() || m.size_m < MIN_SIZE_M, Exclusion::TooSmall);
         let speed = m.speed_m_per_s;
         set.add_if(speed.is_nan() || speed > MAX_SPEED_M_PER_S, Exclusion::TooFast);
-        let sizes = m.sizes_per_s();
+        let sizes = m.sizes_per_s;
         set.add_if(sizes.is_nan() || sizes > STREAK_SIZES_PER_S, Exclusion::Streaks);
         set.add_if(m.life_s.is_nan() || m.life_s < MIN_LIFE_S, Exclusion::ShortLived);
         match &ctx.texture {

@@ -23,10 +23,14 @@ pub const BIG_OVERLAP_HI: f32 = 6.0;
 pub const FAINT_ALPHA_LO: f32 = 0.25;
 /// Mean alpha at or above which `faint` is 0: solid-looking sprites.
 pub const FAINT_ALPHA_HI: f32 = 0.75;
-/// Own sizes travelled per second at or below which `slow` is 1, 1/s.
-pub const SLOW_SIZES_PER_S_LO: f32 = 0.5;
-/// Own sizes travelled per second at or above which `slow` is 0, 1/s.
-pub const SLOW_SIZES_PER_S_HI: f32 = 2.0;
+/// Own sizes travelled per second (as seen, [`Measures::sizes_per_s`]) at or below which `slow`
+/// is 1, 1/s: a puff moving at most its own size a second drifts. Rising smoke moves about that
+/// fast: buoyancy speeds its puffs up as they grow (the public creator plumes of the real-content
+/// fixture, `tests/real_content.rs`, move 0.25-1.1 sizes a second).
+pub const SLOW_SIZES_PER_S_LO: f32 = 1.0;
+/// Own sizes travelled per second at or above which `slow` is 0, 1/s: the `streaks` exclusion's
+/// limit ([`super::exclusion::STREAK_SIZES_PER_S`]), so the ramp falls from drifting to streaking.
+pub const SLOW_SIZES_PER_S_HI: f32 = super::exclusion::STREAK_SIZES_PER_S;
 /// Effect life at which `long_lived` starts rising, seconds (the `short_lived` limit).
 pub const LONG_LIFE_LO_S: f32 = 1.5;
 /// Effect life at which `long_lived` is 1, seconds.
@@ -72,7 +76,7 @@ pub struct Factors {
 impl Factors {
     /// Computes every factor from the measures, the blend and the texture verdict.
     pub fn compute(m: &Measures, normal_blend: bool, texture: Option<&TextureVerdict>) -> Factors {
-        let sizes_per_s = m.sizes_per_s();
+        let sizes_per_s = m.sizes_per_s;
         Factors {
             big: smoothstep(BIG_OVERLAP_LO, BIG_OVERLAP_HI, m.overlap),
             faint: 1.0 - smoothstep(FAINT_ALPHA_LO, FAINT_ALPHA_HI, m.alpha),

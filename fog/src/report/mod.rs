@@ -172,7 +172,7 @@ fn row_json(row: &ReportRow) -> Value {
         "measures": {
             "size_m": num(m.size_m),
             "speed_m_per_s": num(m.speed_m_per_s),
-            "sizes_per_s": num(m.sizes_per_s()),
+            "sizes_per_s": num(m.sizes_per_s),
             "life_s": num(m.life_s),
             "alive": num(m.alive),
             "spacing_m": num(m.spacing_m()),
