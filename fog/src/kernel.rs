@@ -14,9 +14,17 @@
 //!   alpha falls off as a 2D Gaussian with peak 1 covers `2 pi sigma²` of its `s²` square, i.e. has
 //!   mean alpha `2 pi sigma² / s²`; so `k s` is the standard deviation of the sprite's own
 //!   footprint (0.24 s for the typical soft puff with mean alpha 0.35).
-//! - `D = KERNEL_DIFFUSION_M2_PER_S`, a small turbulent diffusion (0.005 m²/s: 0.3 m of extra
+//! - `D = KERNEL_DIFFUSION_M2_PER_S`, a small turbulent diffusion (0.001 m²/s: 0.14 m of extra
 //!   spread after 10 s): the particle's own size curve (start to end scale) is the creator's
-//!   spreading; diffusion adds the mixing that billboards cannot show, without outrunning it.
+//!   spreading; diffusion adds the mixing that billboards cannot show, without outrunning it (at
+//!   0.005 m²/s the fog machine's cloud covered a quarter more of the frame than its billboards).
+//!
+//! **Splat width** ([`splat_sigma_m`]): the march sees the cells trilinearly, so a kernel
+//! splatted with `sigma` arrives with the variance of the cell's box (`v²/12`) and of the
+//! trilinear tent (`v²/6`) added on each axis, `v` the voxel of its level. On coarse levels (the
+//! voxel may be up to 2 sigma) that doubled the variance and the fog covered more than its
+//! billboards; the splat therefore uses `sqrt(sigma² - v²/4)`, at least `v/4`, so what the
+//! march sees has the kernel's own width.
 //!
 //! The peak falls as `m / (2 pi sigma²)^(3/2)` while the integral stays `m`: the smoke spreads and
 //! thins, and the alpha fade over life (through `alpha`) sets its dissipation.
@@ -38,7 +46,7 @@ pub const KERNEL_K_MIN: f32 = 0.1;
 /// has mean alpha 1: `sqrt(1 / 2 pi)` = 0.4).
 pub const KERNEL_K_MAX: f32 = 0.4;
 /// Turbulent diffusion coefficient of the kernel, m²/s.
-pub const KERNEL_DIFFUSION_M2_PER_S: f32 = 0.005;
+pub const KERNEL_DIFFUSION_M2_PER_S: f32 = 0.001;
 /// Fixed-point units per 1/m of extinction in the accumulation bricks.
 pub const EXTINCTION_UNITS_PER_INV_M: f32 = 16384.0;
 /// A carrier whose total exceeds this many units is refused as absurd (it would overflow cells).
@@ -51,6 +59,17 @@ pub const MAX_CARRIER_SIZE_M: f32 = 1000.0;
 
 /// The kernel's standard deviation (m) for a particle of `size_m` (x, y), `age_s` and texture
 /// mean alpha `tex_mean_alpha` (module docs, width law).
+/// The standard deviation the splat uses for a kernel of `sigma_m` on voxels of `voxel_m`: the
+/// kernel's own width less what the cells and their trilinear reconstruction add (module docs).
+pub fn splat_sigma_m(sigma_m: f32, voxel_m: f32) -> f32 {
+    (sigma_m * sigma_m - 0.25 * voxel_m * voxel_m).max(0.0).sqrt().max(SPLAT_SIGMA_MIN_VOXELS * voxel_m)
+}
+
+/// The narrowest splat, in voxels.
+pub const SPLAT_SIGMA_MIN_VOXELS: f32 = 0.25;
+
+/// A carrier's kernel standard deviation (m) at `age_s` for a sprite of `size_m` whose texture's
+/// mean alpha is `tex_mean_alpha` (module docs).
 pub fn kernel_sigma_m(size_m: [f32; 2], age_s: f32, tex_mean_alpha: f32) -> f32 {
     let s = (size_m[0] * size_m[1]).max(0.0).sqrt();
     let k = (tex_mean_alpha / std::f32::consts::TAU).sqrt().clamp(KERNEL_K_MIN, KERNEL_K_MAX);

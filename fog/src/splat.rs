@@ -161,6 +161,7 @@ fn footprint(c: &Carrier, layout: &BrickLayout, camera: Vec3) -> Option<Footprin
     let sigma = c.sigma_m();
     let level = bricks::kernel_level(layout.voxel_size_m, sigma, c.position.distance(camera))?;
     let vox = layout.voxel_m(level);
+    let sigma = kernel::splat_sigma_m(sigma, vox);
     let ranges: [(i32, i32); 3] = std::array::from_fn(|a| bricks::support_cells(c.position[a], sigma, vox));
     let weights = std::array::from_fn(|a| kernel::axis_weights(c.position[a], sigma, vox, ranges[a]));
     let lo = IVec3::new(ranges[0].0, ranges[1].0, ranges[2].0);

@@ -177,3 +177,50 @@ fn a_brick_tint_is_the_mass_weighted_mean_of_its_carriers() {
         assert!((got - want).abs() < 0.01, "tint {:?}", holding[0]);
     }
 }
+
+/// The variance along x of the field the march sees from carrier `c` alone (cell averages,
+/// trilinear), and the voxel of the level it went to.
+fn seen_variance(c: &Carrier, voxel: f32, camera: Vec3) -> (f32, f32) {
+    let s = splat(std::slice::from_ref(c), &BrickLayout::new(voxel, camera), camera, 1);
+    let field = Field::from_accum(voxel, &s.bricks);
+    let level = field.finest_level().expect("splatted");
+    let vox = fog::bricks::level_voxel_m(voxel, level);
+    let h = vox / 6.0;
+    let n = (6.0 * c.sigma_m() / h) as i32;
+    let (mut m0, mut m1, mut m2) = (0.0f64, 0.0f64, 0.0f64);
+    for i in -n..=n {
+        let x = f64::from(i as f32 * h);
+        let mut column = 0.0f64;
+        for j in -n..=n {
+            for k in -n..=n {
+                let p = c.position + Vec3::new(i as f32 * h, j as f32 * h, k as f32 * h);
+                column += f64::from(field.extinction_at(p));
+            }
+        }
+        m0 += column;
+        m1 += column * x;
+        m2 += column * x * x;
+    }
+    ((m2 / m0 - (m1 / m0).powi(2)) as f32, vox)
+}
+
+#[test]
+fn the_march_sees_kernels_with_their_own_width_on_coarse_levels_too() {
+    // Kernels on levels whose voxels are 0.6 to 2 sigma, at eight offsets across a voxel: what
+    // the march sees (cell averages, trilinear) spreads on average as the kernel's own sigma
+    // (within 10 % of the variance), not sigma² plus the cells' and the tent's v²/4.
+    let camera = Vec3::new(0.0, -3.0, 0.0);
+    for &(voxel, size) in &[(0.05f32, 1.0f32), (0.1, 2.0), (0.075, 3.0)] {
+        let at = |x: f32| carrier(1, Vec3::new(x, 0.021, -0.017), size, 0.0);
+        let sigma = at(0.0).sigma_m();
+        let (_, vox) = seen_variance(&at(0.0), voxel, camera);
+        let mean: f32 =
+            (0..8).map(|i| seen_variance(&at((i as f32 + 0.5) * vox / 8.0), voxel, camera).0 / 8.0).sum();
+        assert!(vox > 0.5 * sigma, "a coarse level ({vox} m voxels for sigma {sigma})");
+        assert!(
+            (mean / (sigma * sigma) - 1.0).abs() < 0.1,
+            "voxel {vox}: the march sees a variance of {mean} on average, the kernel's is {}",
+            sigma * sigma
+        );
+    }
+}

@@ -214,7 +214,7 @@ mod tests {
         let c = glsl_consts(include_str!("../shaders/bricks.glsl"));
         use fog::bricks as b;
         use fog::kernel as k;
-        let expect: [(&str, f64); 25] = [
+        let expect: [(&str, f64); 26] = [
             ("BRICK_VOXELS", f64::from(b::BRICK_VOXELS)),
             ("BRICK_CELLS", b::BRICK_CELLS as f64),
             ("BRICK_STORED", f64::from(b::BRICK_STORED)),
@@ -228,6 +228,7 @@ mod tests {
             ("KERNEL_K_MIN", f64::from(k::KERNEL_K_MIN)),
             ("KERNEL_K_MAX", f64::from(k::KERNEL_K_MAX)),
             ("KERNEL_DIFFUSION_M2_PER_S", f64::from(k::KERNEL_DIFFUSION_M2_PER_S)),
+            ("SPLAT_SIGMA_MIN_VOXELS", f64::from(k::SPLAT_SIGMA_MIN_VOXELS)),
             ("EXTINCTION_UNITS_PER_INV_M", f64::from(k::EXTINCTION_UNITS_PER_INV_M)),
             ("MAX_CARRIER_UNITS", f64::from(k::MAX_CARRIER_UNITS)),
             ("TINT_SCALE", f64::from(k::TINT_SCALE)),

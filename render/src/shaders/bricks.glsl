@@ -20,7 +20,8 @@ const int MAX_AXIS_CELLS = 9;
 // ---- Kernel and fixed point (fog::kernel) ----
 const float KERNEL_K_MIN = 0.1;
 const float KERNEL_K_MAX = 0.4;
-const float KERNEL_DIFFUSION_M2_PER_S = 0.005;
+const float KERNEL_DIFFUSION_M2_PER_S = 0.001;
+const float SPLAT_SIGMA_MIN_VOXELS = 0.25;
 const float EXTINCTION_UNITS_PER_INV_M = 16384.0;
 const float MAX_CARRIER_UNITS = 1.0e9;
 const float TINT_SCALE = 1.0 / 16.0;
@@ -220,6 +221,12 @@ float kernel_sigma(Carrier c) {
     float s = sqrt(max(c.size.x * c.size.y, 0.0));
     float k = clamp(sqrt(c.tex_mean_alpha / 6.2831853), KERNEL_K_MIN, KERNEL_K_MAX);
     return sqrt((k * s) * (k * s) + 2.0 * KERNEL_DIFFUSION_M2_PER_S * max(c.age, 0.0));
+}
+
+// fog::kernel::splat_sigma_m: the width splatted on voxels of `vox`, less what the cells and the
+// march's trilinear reconstruction add.
+float splat_sigma(float sigma, float vox) {
+    return max(sqrt(max(sigma * sigma - 0.25 * vox * vox, 0.0)), SPLAT_SIGMA_MIN_VOXELS * vox);
 }
 
 // fog::bricks::kernel_level; -1 when too large for the top level.

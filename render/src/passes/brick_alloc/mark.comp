@@ -45,6 +45,7 @@ void main() {
         return;
     }
     float vox = level_voxel_m(level);
+    sigma = splat_sigma(sigma, vox);
     ivec3 lo, hi;
     for (int a = 0; a < 3; ++a) {
         ivec2 r = support_cells(c.position[a], sigma, vox);

@@ -292,6 +292,7 @@ void main() {
         return;
     }
     float vox = level_voxel_m(level);
+    sigma = splat_sigma(sigma, vox);
     float exact = mass / (vox * vox * vox) * EXTINCTION_UNITS_PER_INV_M;
     if (exact > MAX_CARRIER_UNITS) {
         if (counts) {
