@@ -91,6 +91,12 @@ pub struct World {
     pub shadow_layers: Vec<ShadowLayer>,
     /// `ShadowView` per atlas layer, rewritten every frame (host-visible).
     pub shadow_views: Buffer,
+    /// This frame's view of each layer ([`World::update_shadow_views`]).
+    views: Vec<ShadowView>,
+    /// The view each layer's depth was last drawn with (`None`: never drawn). The geometry and the
+    /// lights never change after [`World::new`], so a layer whose view is unchanged still holds
+    /// the right depth and is not drawn again.
+    drawn: Vec<Option<ShadowView>>,
 }
 
 impl World {
@@ -136,9 +142,36 @@ impl World {
             light_count,
             projector_tex,
             shadow_atlas,
+            drawn: vec![None; shadow_layers.len()],
+            views: Vec::new(),
             shadow_layers,
             shadow_views,
         })
+    }
+
+    /// The atlas layers `host.shadow` must draw this frame: those whose view changed since they
+    /// were last drawn (every layer on the first frame; the sun's cascades when the camera moves).
+    pub fn shadow_layers_to_draw(&self) -> Vec<u32> {
+        (0..self.views.len())
+            .filter(|&i| {
+                self.drawn[i].is_none_or(|d| bytemuck::bytes_of(&d) != bytemuck::bytes_of(&self.views[i]))
+            })
+            .map(|i| i as u32)
+            .collect()
+    }
+
+    /// Forgets what every shadow layer holds, so the next frame draws them all (for a caller that
+    /// changed what casts shadows).
+    pub fn invalidate_shadows(&mut self) {
+        self.drawn.iter_mut().for_each(|d| *d = None);
+    }
+
+    /// Records that this frame's shadow layers reached the GPU (call after a successful submission
+    /// of `host.shadow`; after a failed one the layers are drawn again next frame).
+    pub fn shadows_drawn(&mut self) {
+        for (d, v) in self.drawn.iter_mut().zip(&self.views) {
+            *d = Some(*v);
+        }
     }
 
     /// Recomputes every shadow view for this camera and writes them (call between submissions).
@@ -168,6 +201,7 @@ impl World {
             })
             .collect();
         self.shadow_views.write(0, bytemuck::cast_slice(&views));
+        self.views = views;
         std::array::from_fn(|i| cascades.get(i).map_or(0.0, |c| c.far_m))
     }
 }

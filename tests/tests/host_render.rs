@@ -192,3 +192,36 @@ fn emission_is_not_darkened_by_shadow() {
         Ok(())
     });
 }
+
+/// Renders two frames of the fog machine at time 0 (a still camera) with `world`, calling
+/// `between` on the world between them; returns whether the second frame recorded `host.shadow`,
+/// and its HDR.
+fn second_still_frame(
+    gpu: &mut render::Gpu,
+    between: impl FnOnce(&mut render::world::World),
+) -> anyhow::Result<(bool, Vec<[f32; 4]>)> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/fog_machine.toml");
+    let scene = render::scene::load(&path)?;
+    let settings = settings::Settings::default();
+    let mut world = render::world::World::new(gpu, &scene)?;
+    let mut r = render::frame::HostRenderer::new(gpu, 96, 54)?;
+    r.render(gpu, &mut world, &scene, &settings, 0.0)?;
+    between(&mut world);
+    gpu.profiler.clear();
+    r.render(gpu, &mut world, &scene, &settings, 0.0)?;
+    let shadow = gpu.profiler.timings().iter().any(|t| t.pass == "host.shadow");
+    Ok((shadow, r.read_hdr(gpu)?))
+}
+
+#[test]
+fn still_shadow_layers_are_kept_and_give_the_same_frame() {
+    gpu_test(|gpu| {
+        let (kept, cached) = second_still_frame(gpu, |_| ())?;
+        let (drawn, redrawn) = second_still_frame(gpu, |w| w.invalidate_shadows())?;
+        assert!(!kept, "a still camera and still lights draw no shadow layer again");
+        assert!(drawn, "an invalidated atlas is drawn again");
+        let differ = cached.iter().zip(&redrawn).filter(|(a, b)| a != b).count();
+        assert_eq!(differ, 0, "{differ} pixels differ between kept and redrawn shadow layers");
+        Ok(())
+    });
+}

@@ -2,7 +2,7 @@
 //! camera-dependent shadow views are written before the submission; each pass records itself.
 //! The particles' part of the order is in [`particles`], the fog's in [`fog`].
 //!
-//! Order: `host.shadow` (every atlas layer) -> `host.opaque` (forward-lit HDR + depth) ->
+//! Order: `host.shadow` (the atlas layers whose view changed) -> `host.opaque` (forward-lit HDR + depth) ->
 //! `particles.emit` -> (`particles.ribbons`) -> `particles.update` -> (`particles.ribbons`) ->
 //! (particle fog: `fog.brick_age` -> `fog.brick_mark` -> `fog.brick_alloc` -> `fog.brick_splat` ->
 //! `fog.brick_splat.wide` -> `fog.brick_resolve` -> `fog.brick_clear`) -> `fog.froxel_inject` -> `fog.froxel_temporal` ->
@@ -205,6 +205,7 @@ impl HostRenderer {
             self.record_post(rec, cam.exposure, particles_on);
             self.record_hud(rec, world, &view, particles_on)
         })?;
+        world.shadows_drawn();
         if let Some(pf) = self.fog.bricks.as_mut().filter(|_| particles_on) {
             pf.finish_frame();
         }
@@ -289,7 +290,9 @@ impl HostRenderer {
             self.shadow.record(rec, world)?;
             self.fog.record_warm_froxel(rec, (&self.frame_buf, &*world, &self.samplers));
             Ok(())
-        })
+        })?;
+        world.shadows_drawn();
+        Ok(())
     }
 
     /// The froxel fog for this frame: none for particles-only frames or once a device error

@@ -1,5 +1,7 @@
 //! `host.shadow`: every object's depth into each layer of the shadow atlas (sun cascades, spot and
-//! projector views, point-light cube faces), with slope-scaled depth bias.
+//! projector views, point-light cube faces), with slope-scaled depth bias. Only layers whose view
+//! changed are drawn: the world's geometry and lights are fixed, so a still light's layers (and
+//! the cascades of a still camera) keep their depth from the frame that drew them.
 
 use ash::vk;
 
@@ -54,13 +56,14 @@ impl ShadowPass {
         Ok(ShadowPass { pipeline })
     }
 
-    /// Renders every layer of `world.shadow_atlas` (shadow views must be written for this frame).
+    /// Renders the layers of `world.shadow_atlas` whose view changed since they were last drawn
+    /// ([`World::shadow_layers_to_draw`]; shadow views must be written for this frame).
     pub fn record(&self, rec: &mut Recorder<'_>, world: &World) -> Result<()> {
         let bindings = [
             Binding::Storage(&world.objects, Access::VertexRead),
             Binding::Storage(&world.shadow_views, Access::VertexRead),
         ];
-        for layer in 0..world.shadow_layers.len() as u32 {
+        for layer in world.shadow_layers_to_draw() {
             let depth = Attachment {
                 image: &world.shadow_atlas,
                 clear: Some(vk::ClearValue {
