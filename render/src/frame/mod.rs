@@ -130,7 +130,7 @@ impl HostRenderer {
     pub fn new(gpu: &Gpu, width: u32, height: u32) -> Result<HostRenderer> {
         Ok(HostRenderer {
             shadow: ShadowPass::new(gpu)?,
-            opaque: OpaquePass::new(gpu)?,
+            opaque: OpaquePass::new(gpu, width, height)?,
             tonemap: TonemapPass::new(gpu)?,
             glow: GlowPass::new(gpu, width, height)?,
             particle_passes: ParticlePasses::new(gpu, width, height)?,
