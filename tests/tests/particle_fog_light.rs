@@ -2,7 +2,8 @@
 //! drifting puffs that convert: a cloud between the sun and a second cloud darkens it
 //! (self-shadowing), a projector's colour shows in the cloud it lights and not beside it, an
 //! opaque object in front of a cloud is untouched while one inside it is fogged, and froxel fog
-//! in front of a cloud attenuates what the cloud adds.
+//! in front of a cloud attenuates what the cloud adds, and a cloud attenuates the froxel fog and
+//! billboards behind it but not a billboard in front.
 
 use std::path::Path;
 
@@ -20,6 +21,11 @@ const WARMUP: u32 = 150;
 
 /// A cloud of soft, slow, long-lived puffs around `at` (converts with a soft texture).
 fn cloud(name: &str, at: Vec3) -> String {
+    coloured_cloud(name, at, [1.0, 1.0, 1.0])
+}
+
+/// [`cloud`] with particles of `colour` (black: a cloud that only absorbs).
+fn coloured_cloud(name: &str, at: Vec3, colour: [f32; 3]) -> String {
     format!(
         r#"
         [[particles]]
@@ -35,12 +41,19 @@ fn cloud(name: &str, at: Vec3) -> String {
         burst_speed_max = 0.05
         part_flags = ["interp_scale"]
         part_max_age = 12.0
+        start_color = [{r}, {g}, {b}]
+        end_color = [{r}, {g}, {b}]
         start_alpha = 0.5
         end_alpha = 0.5
         start_scale = [1.5, 1.5]
         end_scale = [2.0, 2.0]
         "#,
-        at.x, at.y, at.z
+        at.x,
+        at.y,
+        at.z,
+        r = colour[0],
+        g = colour[1],
+        b = colour[2]
     )
 }
 
@@ -88,7 +101,8 @@ fn render(
     r.render(gpu, &mut world, &scene, &settings, WARMUP as f32 / FPS)?;
     if on {
         let converted = r.particles.as_ref().map_or(0, |p| p.systems.converted());
-        assert_eq!(converted as usize, scene.particles.len(), "every cloud converts");
+        let clouds = scene.particles.iter().filter(|p| p.texture.as_deref() == Some("soft")).count();
+        assert_eq!(converted as usize, clouds, "every cloud converts, nothing else");
     }
     let hdr = r.read_hdr(gpu)?;
     Ok(Frame { scene, width: SIZE.0, height: SIZE.1, hdr })
@@ -190,6 +204,55 @@ fn froxel_fog_in_front_of_a_cloud_attenuates_what_it_adds() {
         assert!(clear > 0.0, "the cloud adds light: {clear}");
         let ratio = fogged / clear;
         assert!((0.2..0.45).contains(&ratio), "seen through the froxel fog: {ratio} ({fogged} / {clear})");
+        Ok(())
+    });
+}
+
+/// A small, fullbright white square billboard system at `at` (too small to convert).
+fn spark(name: &str, at: Vec3) -> String {
+    format!(
+        r#"
+        [[particles]]
+        name = "{name}"
+        position = [{}, {}, {}]
+        texture = "white"
+        [particles.system]
+        burst_rate = 0.05
+        burst_part_count = 1
+        burst_speed_min = 0.0
+        burst_speed_max = 0.0
+        part_max_age = 30.0
+        part_flags = ["emissive"]
+        start_color = [1.0, 1.0, 1.0]
+        start_alpha = 1.0
+        start_scale = [0.3, 0.3]
+        "#,
+        at.x, at.y, at.z
+    )
+}
+
+#[test]
+fn a_cloud_attenuates_what_lies_behind_it_froxel_fog_and_billboards_included() {
+    let dir = temp_dir("fog-behind");
+    image::RgbaImage::from_pixel(4, 4, image::Rgba([255; 4])).save(dir.join("white.png")).expect("texture");
+    gpu_test(|gpu| {
+        // A black cloud (it absorbs and scatters nothing) in sunlit scattering froxel fog that
+        // runs on behind it to the fog's range, with a billboard behind the cloud and one in front.
+        let (behind, front) = (Vec3::new(0.0, 2.5, 1.6), Vec3::new(-2.0, -3.0, 1.0));
+        let fog =
+            "white = \"white.png\"\n[height_fog]\ndensity = 0.02\nfalloff = 0.0\nalbedo = [1.0, 1.0, 1.0]\n";
+        let base = head(5.0, fog) + &spark("behind", behind) + &spark("front", front);
+        let clouded = base.clone() + &coloured_cloud("cloud", Vec3::new(0.0, 0.0, 1.0), [0.0, 0.0, 0.0]);
+        let dense = ["RenderVKParticleFogDensity=4"];
+        let without = render(gpu, &base, &dir, true, &dense)?;
+        let with = render(gpu, &clouded, &dir, true, &dense)?;
+        let through = Vec3::new(0.0, 0.0, 0.8);
+        let (a, b) = (with.brightness_at(through), without.brightness_at(through));
+        assert!(a < 0.8 * b, "the froxel fog seen through the cloud is dimmed: {a} vs {b}");
+        let (a, b) = (with.brightness_at(behind), without.brightness_at(behind));
+        assert!(a < 0.8 * b, "the billboard behind the cloud is dimmed: {a} vs {b}");
+        let (a, b) = (with.brightness_at(front), without.brightness_at(front));
+        assert!((a - b).abs() < 0.02 * b, "the billboard in front of the cloud is not: {a} vs {b}");
         Ok(())
     });
 }

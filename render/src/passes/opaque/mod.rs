@@ -122,10 +122,7 @@ impl OpaquePass {
             }),
             layer: None,
         };
-        let bindings = [
-            Binding::Uniform(frame),
-            Binding::Storage(&world.objects, Access::VertexRead),
-        ];
+        let bindings = [Binding::Uniform(frame), Binding::Storage(&world.objects, Access::VertexRead)];
         rec.render(NAME, &[color], Some(depth), &bindings, &[], |rec| {
             rec.bind_graphics(&self.pipeline, &bindings, bytemuck::bytes_of(&DrawPush::default()));
             rec.bind_mesh(&world.vertices, &world.indices);
