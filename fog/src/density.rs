@@ -148,9 +148,11 @@ impl Grid {
     }
 }
 
-/// Resamples `field` through `sample` on the export grid (module docs); `None` without bricks.
-pub fn export_grid(field: &Field, sample: impl Fn(Vec3) -> f32 + Sync) -> Option<Grid> {
+/// Resamples `field` through `sample` on the export grid (module docs), grown by `margin_m` on
+/// every side (how far `sample` may move density, e.g. the billow warp); `None` without bricks.
+pub fn export_grid(field: &Field, margin_m: f32, sample: impl Fn(Vec3) -> f32 + Sync) -> Option<Grid> {
     let (lo, hi) = field.bounds()?;
+    let (lo, hi) = (lo - Vec3::splat(margin_m.max(0.0)), hi + Vec3::splat(margin_m.max(0.0)));
     let mut cell = bricks::level_voxel_m(field.voxel_size_m, field.finest_level()?);
     let (origin, dims) = loop {
         let o = ((lo / cell).floor() - Vec3::splat(EXPORT_MARGIN_CELLS as f32)) * cell;

@@ -106,7 +106,7 @@ fn the_exported_grid_holds_the_carriers_mass_at_its_centroid() {
             }
             let carriers = read_carriers(gpu, &sp.pool, &by_id)?;
             let mass: f64 = carriers.iter().map(|c| f64::from(c.mass_m2())).sum();
-            let grid = export_grid(&field, |p| field.extinction_at(p)).expect("bricks");
+            let grid = export_grid(&field, 0.0, |p| field.extinction_at(p)).expect("bricks");
             assert!(
                 relative(grid.integral_m2(), mass) < 0.005,
                 "voxel {voxel}: grid {} vs carriers {mass}",

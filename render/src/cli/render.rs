@@ -275,7 +275,8 @@ fn export_density(
         time_s: t,
     };
     let sample = |p| field.extinction_at(billow.warp(p));
-    export::write_files(dir, stem, &field, sample, &carriers, scale, &camera)?;
+    let margin = billow.max_displacement_m();
+    export::write_files(dir, stem, (&field, margin), sample, &carriers, scale, &camera)?;
     Ok(())
 }
 

@@ -119,12 +119,13 @@ pub struct CameraExport {
 }
 
 /// Writes `<scene>_density.vol`, `<scene>_carriers.json` and `<scene>_camera.json` into `dir`.
-/// The grid samples `field` with `sample` (the march's own density function); without bricks the
-/// volume file is not written.
+/// The grid samples `field` with `sample` (the march's own density function), `margin_m` beyond
+/// the bricks (as far as `sample` may move density); without bricks the volume file is not
+/// written.
 pub fn write_files(
     dir: &Path,
     scene: &str,
-    field: &Field,
+    (field, margin_m): (&Field, f32),
     sample: impl Fn(Vec3) -> f32 + Sync,
     carriers: &[Carrier],
     density_scale: f32,
@@ -132,7 +133,7 @@ pub fn write_files(
 ) -> Result<()> {
     let io = |what: &str, e: std::io::Error| RenderError::BadInput(format!("writing {what}: {e}"));
     std::fs::create_dir_all(dir).map_err(|e| io(&dir.display().to_string(), e))?;
-    if let Some(grid) = export_grid(field, sample) {
+    if let Some(grid) = export_grid(field, margin_m, sample) {
         let path = dir.join(format!("{scene}_density.vol"));
         let mut bytes = Vec::with_capacity(grid.values.len() * 4 + 48);
         write_mitsuba_vol(&grid, &mut bytes).map_err(|e| io("the density grid", e))?;

@@ -71,6 +71,10 @@ const float NO_CLOUD = 60000.0;
 const float SKY_DISTANCE = 1.0e30;
 // Steps per voxel of the finest occupied level.
 const float STEPS_PER_VOXEL = 1.0;
+// Displacement of the billow warp at strength 1, in billow periods per unit of the curl modes
+// (fog::march::BILLOW_AMPLITUDE): strong enough to billow, weak enough that the warp, whose
+// displacement is divergence-free but not exactly volume-preserving, keeps the mass within 2 %.
+const float BILLOW_AMPLITUDE = 0.35;
 
 // Interleaved gradient noise (Jimenez 2014), offset per frame by the golden ratio: a jitter whose
 // error is high-frequency on screen.
@@ -108,7 +112,7 @@ vec3 billow_point(vec3 p) {
     float wa = 1.0 - abs(2.0 * a - 1.0);                // each copy fades in and out over a period
     vec3 da = curl_modes(p, 6.2831853 * a) ;
     vec3 db = curl_modes(p + vec3(17.3, -9.1, 4.7), 6.2831853 * b);
-    return p + strength * scale * 0.5 * (wa * da + (1.0 - wa) * db);
+    return p + strength * scale * BILLOW_AMPLITUDE * (wa * da + (1.0 - wa) * db);
 }
 
 struct Sample {
