@@ -123,7 +123,8 @@ struct BenchArgs {
     #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     frames: u32,
     /// Frames of particle simulation before the timed ones (as `render --warmup`), to measure
-    /// the particle systems' steady state: 0..=100000 [default: 12 s at 30 frames a second].
+    /// the particle systems' steady state: 0..=100000 (the default is 12 s at 30 frames a second,
+    /// the showcase's longest particle life).
     #[arg(long, default_value_t = cli::bench::DEFAULT_WARMUP, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     warmup: u32,
     /// Simulated frames per second: above 0, at most 1000.
