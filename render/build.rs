@@ -20,6 +20,7 @@ const INSTALL_HINT: &str = "glslc (the shaderc GLSL compiler) is required to bui
      or run ./run test / ./run demo, which install it when missing.";
 
 fn main() {
+    emit_git_commit();
     let src_dir =
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR")).join("src");
     let out_dir = PathBuf::from(env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
@@ -92,5 +93,30 @@ fn compile(glslc: &str, src: &Path, include_dir: &Path, spv: &Path) {
             String::from_utf8_lossy(&out.stderr)
         ),
         Ok(_) => {}
+    }
+}
+
+/// `PF_GIT_COMMIT`: the commit being built (`git rev-parse HEAD`), or `unknown` outside a git
+/// checkout; `particle-fog bench` records it. Rebuilds when HEAD or the branch it names moves.
+fn emit_git_commit() {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .and_then(|o| String::from_utf8(o.stdout).ok())
+            .map(|s| s.trim().to_owned())
+            .filter(|s| !s.is_empty())
+    };
+    let commit = git(&["rev-parse", "HEAD"]).unwrap_or_else(|| "unknown".to_owned());
+    println!("cargo:rustc-env=PF_GIT_COMMIT={commit}");
+    let branch = git(&["rev-parse", "--symbolic-full-name", "HEAD"]);
+    let watched = [Some("HEAD".to_owned()), branch].into_iter().flatten();
+    for path in watched.filter_map(|r| git(&["rev-parse", "--git-path", &r])) {
+        // A missing file (a packed ref) would rebuild every time: only existing ones are watched.
+        if Path::new(&path).exists() {
+            println!("cargo:rerun-if-changed={path}");
+        }
     }
 }

@@ -110,6 +110,43 @@ struct RenderArgs {
     gpu: GpuArgs,
 }
 
+/// `particle-fog bench` options.
+#[derive(clap::Args, Debug)]
+struct BenchArgs {
+    /// Scene files (TOML); the sweeps use the first [default: the four showcase scenes in scenes/].
+    scenes: Vec<PathBuf>,
+    /// An output size, WIDTHxHEIGHT (each 1..=16384); repeatable; the sweeps other than
+    /// `resolution` use the first [default: 1920x1080 and 3840x2160].
+    #[arg(long = "size", value_name = "WxH", value_parser = cli::render::parse_size)]
+    sizes: Vec<(u32, u32)>,
+    /// Timed frames per run: 1..=100000.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    frames: u32,
+    /// Frames of particle simulation before the timed ones (as `render --warmup`), to measure
+    /// the particle systems' steady state: 0..=100000 (the default is 12 s at 30 frames a second,
+    /// the showcase's longest particle life).
+    #[arg(long, default_value_t = cli::bench::DEFAULT_WARMUP, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    warmup: u32,
+    /// Simulated frames per second: above 0, at most 1000.
+    #[arg(long, default_value_t = 30.0, value_parser = parse_fps)]
+    fps: f32,
+    /// Sweeps after the main table, reported as ratios to their first point: carriers (x1/x2/x4/x8
+    /// copies of the first scene's first source), voxel (0.05/0.075/0.1 m), systems
+    /// (1/10/100/1000 small fog systems), resolution (every --size); comma-separated or repeated.
+    #[arg(long = "sweep", value_name = "SWEEP", value_delimiter = ',')]
+    sweeps: Vec<cli::bench_sweep::Sweep>,
+    /// Write the report as JSON (device, driver, commit, settings, every run and sweep).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Folder for each run's last frame and timings and the sweeps' generated scenes.
+    #[arg(long, default_value = "out/bench")]
+    out: PathBuf,
+    #[command(flatten)]
+    settings: SettingsArgs,
+    #[command(flatten)]
+    gpu: GpuArgs,
+}
+
 /// `particle-fog classify` options.
 #[derive(clap::Args, Debug)]
 struct ClassifyArgs {
@@ -179,6 +216,9 @@ enum Command {
     },
     /// Render a scene to PNG images and print per-pass GPU timings.
     Render(RenderArgs),
+    /// Measure the particle fog against the billboards it replaces: each scene and size with
+    /// RenderVKParticleFog off and on, per-pass GPU medians, totals, CPU work, bricks; sweeps.
+    Bench(BenchArgs),
     /// Read and change viewer settings in a settings.xml (LLSD), keeping every other key.
     Settings {
         /// The settings file: a regular file of at most 16 MiB (symbolic links are followed).
@@ -246,6 +286,7 @@ fn run(args: Args) -> anyhow::Result<Outcome> {
             }
         },
         Command::Render(a) => Outcome::text(run_render(a)?),
+        Command::Bench(a) => Outcome::text(run_bench(a)?),
         Command::Devices { json, gpu } => {
             let devices = cli::devices::list(gpu.validation, gpu.device.as_ref())?;
             Outcome::text(if json {
@@ -302,6 +343,30 @@ fn run_classify(a: ClassifyArgs) -> anyhow::Result<String> {
     cli::classify::run(&source, a.texture_dir.as_deref(), policy, &s, a.json)
 }
 
+fn run_bench(a: BenchArgs) -> anyhow::Result<String> {
+    let desc = render::GpuDesc { validation: a.gpu.validation, device: a.gpu.device.unwrap_or_default() };
+    let scenes = if a.scenes.is_empty() {
+        cli::bench::SHOWCASE_SCENES.iter().map(PathBuf::from).collect()
+    } else {
+        a.scenes
+    };
+    let sizes = if a.sizes.is_empty() { cli::bench::DEFAULT_SIZES.to_vec() } else { a.sizes };
+    let job = cli::bench::BenchJob {
+        scenes,
+        sizes,
+        frames: a.frames,
+        warmup: a.warmup,
+        fps: a.fps,
+        sweeps: a.sweeps,
+        out: a.out,
+        json: a.json,
+        settings_file: a.settings.file,
+        overrides: a.settings.overrides,
+    };
+    let report = cli::bench::run(&job, &desc)?;
+    Ok(cli::bench_table::format_report(&report))
+}
+
 fn run_render(a: RenderArgs) -> anyhow::Result<String> {
     let desc = render::GpuDesc { validation: a.gpu.validation, device: a.gpu.device.unwrap_or_default() };
     let job = cli::render::RenderJob {
@@ -332,7 +397,7 @@ fn run_render(a: RenderArgs) -> anyhow::Result<String> {
     let written: String = written.iter().map(|p| format!("wrote {}\n", p.display())).collect();
     let fog = report.fog.as_ref().map(cli::render::format_fog).unwrap_or_default();
     Ok(format!(
-        "{written}{} on {} at {}x{}, {} frame(s):\n{}wall clock per frame (median, CPU side, submission and wait): {:.3} ms\n{}",
+        "{written}{} on {} at {}x{}, {} frame(s):\n{}wall clock per frame (median, CPU side, submission and wait): {:.3} ms\nCPU work per frame (median, the wall clock less the wait for the GPU): {:.3} ms\n{}",
         report.scene,
         report.device,
         report.width,
@@ -340,6 +405,7 @@ fn run_render(a: RenderArgs) -> anyhow::Result<String> {
         report.frames,
         render::vk::profiler::format_table(&report.passes),
         report.frame_wall_ms,
+        report.frame_cpu_ms,
         fog.trim_end()
     ))
 }

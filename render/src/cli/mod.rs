@@ -1,5 +1,9 @@
 //! The `particle-fog` subcommands, one module each; `main.rs` only parses and dispatches.
 
+pub mod bench;
+pub mod bench_report;
+pub mod bench_sweep;
+pub mod bench_table;
 pub mod classify;
 pub mod devices;
 pub mod lsl;

@@ -58,6 +58,10 @@ pub struct TimingReport {
     pub scene: String,
     /// Device name and driver.
     pub device: String,
+    /// Device name alone.
+    pub device_name: String,
+    /// Driver name and version.
+    pub driver: String,
     /// Output size.
     pub width: u32,
     /// Output height.
@@ -72,6 +76,12 @@ pub struct TimingReport {
     /// wait for the GPU), ms: the figure to read where GPU timestamps are not meaningful
     /// (lavapipe).
     pub frame_wall_ms: f64,
+    /// Median CPU work of one timed frame, ms: its wall clock less the time spent waiting for the
+    /// GPU ([`Gpu::waited`]), i.e. per-system classification and emission constants, recording
+    /// and submission (and, with `--validation`, the layer's checks).
+    pub frame_cpu_ms: f64,
+    /// Live particles after the last frame, every system together (absent without particles).
+    pub particles_live: Option<u32>,
     /// The particle fog in the last frame (absent while `RenderVKParticleFog` is off or nothing
     /// converts).
     pub fog: Option<FogStats>,
@@ -118,11 +128,14 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
     )?;
     gpu.profiler.clear();
     let mut wall_ms = Vec::with_capacity(job.frames as usize);
+    let mut cpu_ms = Vec::with_capacity(job.frames as usize);
     for frame in 0..job.frames {
         let t = (job.warmup + frame) as f32 / job.fps;
-        let started = std::time::Instant::now();
+        let (started, waited) = (std::time::Instant::now(), gpu.waited());
         renderer.render(&mut gpu, &mut world, &scene, &settings, t)?;
-        wall_ms.push(started.elapsed().as_secs_f64() * 1e3);
+        let wall = started.elapsed();
+        wall_ms.push(wall.as_secs_f64() * 1e3);
+        cpu_ms.push(wall.saturating_sub(gpu.waited() - waited).as_secs_f64() * 1e3);
         let last = frame + 1 == job.frames;
         if !job.last_only || last {
             let name = if job.frames == 1 || job.last_only {
@@ -143,6 +156,10 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
     if let Some(dir) = &job.export_density {
         export_density(&mut gpu, &renderer, &scene, &settings, (job, &stem), dir)?;
     }
+    let particles_live = match &renderer.particles {
+        Some(sp) => Some(sp.pool.read_live_count(&mut gpu)?),
+        None => None,
+    };
     anyhow::ensure!(
         gpu.canary().is_empty() || !gpu.validation(),
         "validation errors: {:?}",
@@ -151,12 +168,16 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
     let report = TimingReport {
         scene: job.scene.display().to_string(),
         device: format!("{} ({})", gpu.info().name, gpu.info().driver),
+        device_name: gpu.info().name.clone(),
+        driver: gpu.info().driver.clone(),
         width: job.width,
         height: job.height,
         frames: job.frames,
         warmup: job.warmup,
         passes: gpu.profiler.timings(),
         frame_wall_ms: median(&mut wall_ms),
+        frame_cpu_ms: median(&mut cpu_ms),
+        particles_live,
         fog: renderer.fog_stats(),
         features_off: renderer.features_off.list().to_vec(),
     };

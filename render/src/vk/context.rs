@@ -110,6 +110,8 @@ pub struct Gpu {
     fence: vk::Fence,
     /// GPU timestamps per pass.
     pub profiler: Profiler,
+    /// Time spent waiting for submissions to complete, summed since creation.
+    waited: std::time::Duration,
 }
 
 impl Gpu {
@@ -154,7 +156,14 @@ impl Gpu {
         shared.set_name(pool, "gpu.command_pool");
         shared.set_name(fence, "gpu.fence");
         let profiler = Profiler::new(&shared)?;
-        Ok(Gpu { shared, pool, fence, profiler })
+        Ok(Gpu { shared, pool, fence, profiler, waited: std::time::Duration::ZERO })
+    }
+
+    /// Time the CPU spent waiting for submissions to complete (the fence waits of
+    /// [`Gpu::submit`] and [`Gpu::submit_untimed`]), summed since the `Gpu` was made: a frame's
+    /// wall clock less this is its CPU work.
+    pub fn waited(&self) -> std::time::Duration {
+        self.waited
     }
 
     /// The device in use.
@@ -294,11 +303,13 @@ impl Gpu {
     /// Waits for the submission and collects its timestamps.
     fn wait_and_collect(&mut self) -> Result<()> {
         let device = &self.shared.device;
+        let started = std::time::Instant::now();
         // SAFETY: the fence belongs to this device and guards the one submission in flight.
-        unsafe {
-            device.wait_for_fences(&[self.fence], true, u64::MAX).ctx("waiting for the GPU")?;
-            device.reset_fences(&[self.fence]).ctx("resetting a fence")?;
-        }
+        let waited = unsafe { device.wait_for_fences(&[self.fence], true, u64::MAX) };
+        self.waited += started.elapsed();
+        waited.ctx("waiting for the GPU")?;
+        // SAFETY: as above; the submission completed, so the fence is no longer in use.
+        unsafe { device.reset_fences(&[self.fence]) }.ctx("resetting a fence")?;
         self.profiler.end_frame(&self.shared)
     }
 }
