@@ -4,10 +4,9 @@
 //!
 //! Stepping (mirrors `march.comp`): the ray is clipped to the box of the bricks in use and to the
 //! opaque surface. Where no level has an occupied brick (one whose 10³ atlas voxels, apron
-//! included, hold any extinction) the ray jumps to the exit of the level-0 brick holding the point
-//! (the GPU takes the finest level whose clip window holds the point, which is level 0 within 16
-//! level-0 bricks of the camera); inside occupied bricks it steps one voxel of the finest occupied
-//! level, the first step after a jump shortened by the ray's jitter. Each step samples the field at
+//! included, hold any extinction) the ray jumps to the exit of the brick holding the point on the
+//! finest level whose clip window (around the camera, [`BrickLayout`]) holds it; inside occupied
+//! bricks it steps one voxel of the finest occupied level, the first step after a jump shortened by the ray's jitter. Each step samples the field at
 //! its midpoint and integrates analytically (transmittance `exp(-sigma dt)`, in-scatter
 //! `source * (1 - exp(-sigma dt))`); the march stops at [`MIN_TRANSMITTANCE`] or after
 //! [`MAX_STEPS`]. The density is read at the point the billow warp ([`Billow::warp`]) moves the
@@ -17,7 +16,7 @@ use std::collections::HashMap;
 
 use glam::{IVec3, Vec3};
 
-use crate::bricks::{self, BRICK_VOXELS};
+use crate::bricks::{self, BrickLayout, BRICK_VOXELS, LEVELS};
 use crate::density::Field;
 
 /// The march stops when the transmittance falls below this.
@@ -137,14 +136,28 @@ pub struct MarchField<'f> {
     field: &'f Field,
     peaks: HashMap<(usize, IVec3), f32>,
     bounds: Option<(Vec3, Vec3)>,
+    layout: BrickLayout,
 }
 
 impl<'f> MarchField<'f> {
-    /// Prepares `field`.
-    pub fn new(field: &'f Field) -> MarchField<'f> {
+    /// Prepares `field`, whose clip windows were centred on `camera`.
+    pub fn new(field: &'f Field, camera: Vec3) -> MarchField<'f> {
         let peaks =
             field.bricks.keys().map(|&(level, b)| ((level, b), apron_peak(field, level, b))).collect();
-        MarchField { field, peaks, bounds: field.bounds() }
+        let layout = BrickLayout::new(field.voxel_size_m, camera);
+        MarchField { field, peaks, bounds: field.bounds(), layout }
+    }
+
+    /// The brick edge (m) of the finest level whose clip window holds `p` (the coarsest level
+    /// when none does).
+    fn window_brick_m(&self, p: Vec3) -> f32 {
+        let level = (0..LEVELS)
+            .find(|&l| {
+                let cell = (p / self.layout.voxel_m(l)).floor().as_ivec3();
+                self.layout.page_index(l, bricks::brick_of(cell)).is_some()
+            })
+            .unwrap_or(LEVELS - 1);
+        self.layout.voxel_m(level) * BRICK_VOXELS as f32
     }
 
     /// Marches `ray` with the first-step `jitter` (0..1, [`start_jitter`] on the GPU) through the
@@ -163,7 +176,7 @@ impl<'f> MarchField<'f> {
             }
             let p = ray.origin + ray.dir * t;
             let Some(voxel) = self.occupied_voxel(p) else {
-                t += brick_exit(p, ray.dir, self.field.voxel_size_m * BRICK_VOXELS as f32) + EMPTY_STEP_EPS_M;
+                t += brick_exit(p, ray.dir, self.window_brick_m(p)) + EMPTY_STEP_EPS_M;
                 first = true;
                 continue;
             };
@@ -251,7 +264,7 @@ mod tests {
         // edges where the trilinear field ramps to 0, and stops at a surface.
         let (sigma, length) = (1.3, 2.0);
         let field = block(sigma, 4, 0.1);
-        let mf = MarchField::new(&field);
+        let mf = MarchField::new(&field, Vec3::ZERO);
         let ray = Ray { origin: Vec3::new(0.6, 1.6, 1.6), dir: Vec3::X, t_surface: length };
         for jitter in [0.0, 0.37, 0.99] {
             let m = mf.march(&ray, jitter, &Billow::NONE, |_| Vec3::ONE);
@@ -267,7 +280,7 @@ mod tests {
     #[test]
     fn a_ray_that_misses_the_bricks_or_stops_in_front_of_them_sees_nothing() {
         let field = block(2.0, 2, 0.1);
-        let mf = MarchField::new(&field);
+        let mf = MarchField::new(&field, Vec3::ZERO);
         let miss = Ray { origin: Vec3::new(-1.0, 5.0, 0.5), dir: Vec3::X, t_surface: f32::INFINITY };
         let blocked = Ray { origin: Vec3::new(-1.0, 0.8, 0.8), dir: Vec3::X, t_surface: 0.5 };
         for ray in [miss, blocked] {
@@ -283,7 +296,7 @@ mod tests {
         let mut field = Field { voxel_size_m: 0.1, ..Field::default() };
         field.bricks.insert((0, IVec3::new(0, 0, 0)), vec![0.0; 512]);
         field.bricks.insert((0, IVec3::new(4, 0, 0)), vec![50.0; 512]);
-        let mf = MarchField::new(&field);
+        let mf = MarchField::new(&field, Vec3::ZERO);
         let ray = Ray { origin: Vec3::new(-0.5, 0.4, 0.4), dir: Vec3::X, t_surface: f32::INFINITY };
         let m = mf.march(&ray, 0.5, &Billow::NONE, |_| Vec3::ZERO);
         assert!(m.transmittance <= MIN_TRANSMITTANCE && m.transmittance > 1e-4, "{m:?}");

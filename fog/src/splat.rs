@@ -214,8 +214,12 @@ fn splat_one(c: &Carrier, layout: &BrickLayout, camera: Vec3, frame: u32, out: &
         add_cell(&mut out.bricks, fp.level, cell, rest);
         *per_brick.entry(bricks::brick_of(cell)).or_default() += rest;
     }
+    let base = bricks::brick_of(fp.lo);
     for (brick, units) in per_brick {
-        add_brick_tint(&mut out.bricks, fp.level, brick, units, c);
+        let d = brick - base;
+        let k = (d.x + 2 * d.y + 4 * d.z) as u32;
+        let u = kernel::rounding_uniform(c.key.wrapping_mul(8).wrapping_add(k), frame);
+        add_brick_tint(&mut out.bricks, fp.level, brick, (units, u), c);
     }
     out.counts.carriers += 1;
     out.counts.units[fp.level] += u64::from(units);
@@ -250,11 +254,13 @@ fn add_cell(bricks: &mut Bricks, level: usize, cell: IVec3, units: u32) {
     }
 }
 
-/// Adds carrier `c`'s tint, weighted by its `units` in `brick`, as `fog.brick_splat` does.
-fn add_brick_tint(bricks: &mut Bricks, level: usize, brick: IVec3, units: u32, c: &Carrier) {
+/// Adds carrier `c`'s tint, weighted by its `units` in `brick`, as `fog.brick_splat` does: each
+/// word rounded stochastically with the uniform `u` (truncated, many carriers' thin tails left a
+/// brick white and not emissive while their density showed).
+fn add_brick_tint(bricks: &mut Bricks, level: usize, brick: IVec3, (units, u): (u32, f32), c: &Carrier) {
     let Some(b) = bricks.get_mut(&(level, brick)) else { return };
     let scaled = units as f32 * TINT_SCALE;
-    let add = |word: &mut u32, v: f32| *word = word.wrapping_add(v as u32);
+    let add = |word: &mut u32, v: f32| *word = word.wrapping_add((v + u) as u32);
     for ch in 0..3 {
         add(&mut b.tint[ch], scaled * c.tint[ch].clamp(0.0, 1.0));
     }

@@ -64,7 +64,7 @@ fn agrees_with_twin(gpu: &mut render::Gpu, billow: &str) -> anyhow::Result<()> {
     let cam = scene.camera_at(time);
     let view = CameraView::new(cam.position, cam.target, cam.fov_y_deg, SIZE.0 as f32 / SIZE.1 as f32);
     let world_from_clip = view.clip_from_world.inverse();
-    let twin = MarchField::new(&field);
+    let twin = MarchField::new(&field, view.position);
     let (mut fogged, mut worst) = (0, 0.0f32);
     for y in 0..SIZE.1 {
         for x in 0..SIZE.0 {
@@ -164,6 +164,107 @@ fn the_reduced_resolution_march_matches_one_ray_per_pixel() {
             }
             assert!(checked > (w * h) as usize / 4, "most of the frame is far from the cloud ({checked})");
         }
+        Ok(())
+    });
+}
+
+/// A still cloud of fullbright white puffs in front of the camera (converts: fullbright alone does
+/// not exclude), nothing else lit.
+fn glowing_cloud_scene() -> String {
+    let soft = Path::new(env!("CARGO_MANIFEST_DIR")).join("../scenes/textures/soft.png");
+    format!(
+        r#"
+        [camera]
+        position = [0.0, -8.0, 1.0]
+        target = [0.0, 0.0, 1.0]
+        fov_y_deg = 50
+        [sun]
+        illuminance = 0.0
+        [ambient]
+        sky = [0.0, 0.0, 0.0]
+        ground = [0.0, 0.0, 0.0]
+        [textures]
+        soft = "{}"
+        [[particles]]
+        name = "glow"
+        position = [0.0, 0.0, 1.0]
+        texture = "soft"
+        [particles.system]
+        pattern = "explode"
+        burst_radius = 0.4
+        burst_rate = 0.1
+        burst_part_count = 4
+        burst_speed_min = 0.02
+        burst_speed_max = 0.05
+        part_flags = ["emissive"]
+        part_max_age = 12.0
+        start_color = [1.0, 1.0, 1.0]
+        start_alpha = 0.5
+        start_scale = [1.5, 1.5]
+        "#,
+        soft.display()
+    )
+}
+
+#[test]
+fn the_marchs_in_scatter_agrees_with_its_twin_per_pixel() {
+    gpu_test(|gpu| {
+        // Fullbright white carriers scatter exactly their tint (1): each pixel's radiance over the
+        // black background is the in-scatter the twin integrates with a source of 1.
+        let dir = pf_tests::frame::temp_dir("march-in-scatter");
+        let scene = render::scene::parse(&glowing_cloud_scene(), &dir.join("test.toml"))?;
+        let mut settings = settings::Settings::default();
+        settings::cli::apply_overrides(
+            &mut settings,
+            &["RenderVKParticleFog=true".into(), "RenderVKParticleFogBillow=0".into()],
+        )?;
+        let mut world = World::new(gpu, &scene)?;
+        let mut r = HostRenderer::new(gpu, SIZE.0, SIZE.1)?;
+        r.particles_only = true;
+        for f in 0..90 {
+            r.simulate(gpu, &scene, &settings, f as f32 / FPS)?;
+        }
+        r.render(gpu, &mut world, &scene, &settings, 90.0 / FPS)?;
+        let pf = r.fog.bricks.as_ref().expect("the cloud converts");
+        let (field, frame) = (read_field(gpu, pf)?, pf.frame());
+        let hdr = r.read_hdr(gpu)?;
+        let cloud: Vec<f32> = {
+            let bytes = gpu.read_image(r.fog.cloud().expect("marched"))?;
+            bytemuck::pod_collect_to_vec::<u8, u16>(&bytes).into_iter().map(f16_to_f32).collect()
+        };
+        let view = CameraView::new(
+            scene.camera.position,
+            scene.camera.target,
+            scene.camera.fov_y_deg,
+            SIZE.0 as f32 / SIZE.1 as f32,
+        );
+        let world_from_clip = view.clip_from_world.inverse();
+        let twin = MarchField::new(&field, view.position);
+        let (mut lit, mut worst) = (0, 0.0f32);
+        for y in 0..SIZE.1 {
+            for x in 0..SIZE.0 {
+                let size = glam::Vec2::new(SIZE.0 as f32, SIZE.1 as f32);
+                let ndc = (glam::Vec2::new(x as f32, y as f32) + 0.5) / size * 2.0 - 1.0;
+                let far = world_from_clip * Vec4::new(ndc.x, ndc.y, 1.0, 1.0);
+                let dir = (far.truncate() / far.w - view.position).normalize();
+                let ray = Ray { origin: view.position, dir, t_surface: f32::INFINITY };
+                let m = twin.march(&ray, start_jitter([x, y], frame), &Billow::NONE, |_| Vec3::ONE);
+                let got = hdr[(y * SIZE.0 + x) as usize];
+                for (c, (&g, want)) in got.iter().zip(m.in_scatter.to_array()).enumerate() {
+                    let error = (g - want).abs();
+                    assert!(
+                        error < 0.01 + 0.02 * want,
+                        "pixel ({x}, {y}) channel {c}: GPU {g} vs twin {want} (GPU tau {}, twin {})",
+                        cloud[4 * (y * SIZE.0 + x) as usize + 2],
+                        m.optical_depth
+                    );
+                    worst = worst.max(error);
+                }
+                lit += usize::from(m.in_scatter.x > 0.05);
+            }
+        }
+        assert!(lit > 50, "the cloud glows over a fair part of the frame ({lit} pixels)");
+        eprintln!("{lit} glowing pixels, largest in-scatter difference {worst}");
         Ok(())
     });
 }

@@ -3,12 +3,46 @@
 // accumulators of its 10^3 atlas voxels (the 8^3 interior and a one-voxel apron read from the
 // neighbouring bricks through the page table, zero where none is allocated) into extinction
 // (1/m, atlas_density) and tint and emissive fraction (atlas_tint: rgb the extinction-weighted
-// mean tint of the brick holding the voxel, white where empty; a its emissive share), and the
+// mean tint of the brick holding the voxel, a its emissive share; a brick holding almost nothing
+// takes the mean of its face neighbours', and an apron voxel of a neighbour that is not allocated
+// or holds almost nothing takes this brick's own, so the march's trilinear tint, which is not
+// weighted by density, does not fade to white and not emissive at the edge of the fog), and the
 // brick's peak extinction (slot_max, for the march's empty-space skipping).
 #include "bricks.glsl"
 layout(local_size_x = 128) in;
 
 shared uint peak_bits;
+
+// The mass-weighted mean tint and emissive share of slot `owner`, or `fallback` when it holds
+// (almost) none.
+vec4 brick_tint(uint owner, vec4 fallback) {
+    uint t = owner * TINT_WORDS;
+    float weight = float(accum_tint[t + 4u]);
+    if (weight < 1.0) {
+        return fallback;
+    }
+    vec4 sums = vec4(float(accum_tint[t]), float(accum_tint[t + 1u]), float(accum_tint[t + 2u]),
+                     float(accum_tint[t + 3u]));
+    return clamp(sums / weight, 0.0, 1.0);
+}
+
+// The mean tint of the six face neighbours of brick `key` that hold one (white, not emissive when
+// none does): the tint of a brick holding only the thin edge of its neighbours' fog.
+vec4 neighbour_tint(ivec4 key) {
+    vec4 sum = vec4(0.0);
+    float count = 0.0;
+    for (int i = 0; i < 6; ++i) {
+        ivec3 d = ivec3(0);
+        d[i / 2] = (i & 1) == 0 ? -1 : 1;
+        int at = page_index(key.w, key.xyz + d);
+        uint owner = at < 0 ? PAGE_NONE : page[at];
+        if (owner < PAGE_REQUESTED && float(accum_tint[owner * TINT_WORDS + 4u]) >= 1.0) {
+            sum += brick_tint(owner, vec4(0.0));
+            count += 1.0;
+        }
+    }
+    return count > 0.0 ? sum / count : vec4(1.0, 1.0, 1.0, 0.0);
+}
 
 void main() {
     uint slot = requests[bricks.params.z + gl_WorkGroupID.x];
@@ -17,6 +51,7 @@ void main() {
         peak_bits = 0u;
     }
     barrier();
+    vec4 own_tint = brick_tint(slot, neighbour_tint(key));
     const uint STORED = uint(BRICK_STORED * BRICK_STORED * BRICK_STORED);
     for (uint v = gl_LocalInvocationIndex; v < STORED; v += gl_WorkGroupSize.x) {
         ivec3 local = ivec3(int(v) % BRICK_STORED, (int(v) / BRICK_STORED) % BRICK_STORED,
@@ -25,17 +60,11 @@ void main() {
         int at = page_index(key.w, brick_of(cell));
         uint owner = at < 0 ? PAGE_NONE : page[at];
         float ext = 0.0;
-        vec4 tint = vec4(1.0, 1.0, 1.0, 0.0);
+        vec4 tint = own_tint;
         if (owner < PAGE_REQUESTED) {
             uint i = owner * uint(BRICK_CELLS) + uint(cell_in_brick(cell));
             ext = float(accum_ext[i]) / EXTINCTION_UNITS_PER_INV_M;
-            uint t = owner * TINT_WORDS;
-            float weight = float(accum_tint[t + 4u]);
-            if (weight >= 1.0) {
-                vec4 sums = vec4(float(accum_tint[t]), float(accum_tint[t + 1u]), float(accum_tint[t + 2u]),
-                                 float(accum_tint[t + 3u]));
-                tint = clamp(sums / weight, 0.0, 1.0);
-            }
+            tint = owner == slot ? own_tint : brick_tint(owner, own_tint);
         }
         imageStore(atlas_density, atlas_texel(slot, local), vec4(ext));
         imageStore(atlas_tint, atlas_texel(slot, local), tint);

@@ -134,7 +134,10 @@ void add_cell(int level, inout KernelBricks b, ivec3 cell, uint share) {
 }
 
 // Adds the tint of carrier `c` weighted by its units in each brick, and the weights.
-void add_brick_tints(KernelBricks b, Carrier c) {
+// Each word is rounded stochastically (a hashed uniform per carrier `key`, brick k and frame), so a
+// brick filled by many carriers' thin tails still gets their tint (truncated, they had left it
+// white and not emissive while their density showed) (fog::splat::add_brick_tint).
+void add_brick_tints(KernelBricks b, Carrier c, uint key) {
     for (int k = 0; k < 8; ++k) {
         uint units = k < 4 ? b.units_near[k] : b.units_far[k - 4];
         uint s = k < 4 ? b.slot_near[k] : b.slot_far[k - 4];
@@ -142,14 +145,15 @@ void add_brick_tints(KernelBricks b, Carrier c) {
             continue;
         }
         float scaled = float(units) * TINT_SCALE;
+        float u = rounding_uniform(key * 8u + uint(k), bricks.counts.y);
         uint t = s * TINT_WORDS;
-        atomicAdd(accum_tint[t], uint(scaled * c.tint.r));
-        atomicAdd(accum_tint[t + 1u], uint(scaled * c.tint.g));
-        atomicAdd(accum_tint[t + 2u], uint(scaled * c.tint.b));
+        atomicAdd(accum_tint[t], uint(scaled * c.tint.r + u));
+        atomicAdd(accum_tint[t + 1u], uint(scaled * c.tint.g + u));
+        atomicAdd(accum_tint[t + 2u], uint(scaled * c.tint.b + u));
         if (c.emissive) {
-            atomicAdd(accum_tint[t + 3u], uint(scaled));
+            atomicAdd(accum_tint[t + 3u], uint(scaled + u));
         }
-        atomicAdd(accum_tint[t + 4u], uint(scaled));
+        atomicAdd(accum_tint[t + 4u], uint(scaled + u));
     }
 }
 
@@ -319,7 +323,7 @@ void main() {
         for (int k = first; k <= last; ++k) {
             splat_slab(level, units, ax, ay, az, w, k, b);
         }
-        add_brick_tints(b, c);
+        add_brick_tints(b, c, slot);
     }
     if (wide_pass) {
         return;
