@@ -3,7 +3,7 @@
 //! (self-shadowing), a projector's colour shows in the cloud it lights and not beside it, an
 //! opaque object in front of a cloud is untouched while one inside it is fogged, and froxel fog
 //! in front of a cloud attenuates what the cloud adds, and a cloud attenuates the froxel fog and
-//! billboards behind it but not a billboard in front.
+//! billboards behind it but not a billboard in front, and the sun's shadow falls on the fog.
 
 use std::path::Path;
 
@@ -253,6 +253,23 @@ fn a_cloud_attenuates_what_lies_behind_it_froxel_fog_and_billboards_included() {
         assert!(a < 0.8 * b, "the billboard behind the cloud is dimmed: {a} vs {b}");
         let (a, b) = (with.brightness_at(front), without.brightness_at(front));
         assert!((a - b).abs() < 0.02 * b, "the billboard in front of the cloud is not: {a} vs {b}");
+        Ok(())
+    });
+}
+
+#[test]
+fn the_suns_shadow_falls_on_the_particle_fog() {
+    let dir = temp_dir("fog-sun-shadow");
+    gpu_test(|gpu| {
+        // Sun overhead; a roof over the right-hand cloud only: the lit cloud is far brighter than
+        // the shaded one (the dust in a sunbeam against the dust beside it).
+        let (lit_at, shaded_at) = (Vec3::new(-2.0, 0.0, 1.0), Vec3::new(2.0, 0.0, 1.0));
+        let roof = block("roof", Vec3::new(2.0, 0.0, 4.0), 3.5);
+        let toml = head(5.0, "") + &roof + &cloud("lit", lit_at) + &cloud("shaded", shaded_at);
+        let frame = render(gpu, &toml, &dir, true, &["RenderVKParticleFogDensity=2"])?;
+        let (lit, shaded) = (frame.brightness_at(lit_at), frame.brightness_at(shaded_at));
+        assert!(lit > 0.0, "the sun lights the open cloud: {lit}");
+        assert!(shaded < 0.3 * lit, "the roof's shadow darkens the cloud under it: {shaded} vs {lit}");
         Ok(())
     });
 }
