@@ -21,6 +21,24 @@ fn scene_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("scenes").join(format!("{name}.toml"))
 }
 
+/// The settings the scene asks for, then `overrides`.
+fn scene_settings(scene: &render::scene::Scene, overrides: &[String]) -> anyhow::Result<settings::Settings> {
+    let mut settings = settings::Settings::default();
+    let mut all: Vec<String> = scene.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    all.extend_from_slice(overrides);
+    settings::cli::apply_overrides(&mut settings, &all)?;
+    Ok(settings)
+}
+
+/// The ray of pixel (x, y) of a `SIZE` frame seen from `view`, as the march casts it (to the sky).
+fn pixel_ray(view: &CameraView, (x, y): (u32, u32)) -> Ray {
+    let size = glam::Vec2::new(SIZE.0 as f32, SIZE.1 as f32);
+    let ndc = (glam::Vec2::new(x as f32, y as f32) + 0.5) / size * 2.0 - 1.0;
+    let far = view.clip_from_world.inverse() * Vec4::new(ndc.x, ndc.y, 1.0, 1.0);
+    let dir = (far.truncate() / far.w - view.position).normalize();
+    Ray { origin: view.position, dir, t_surface: f32::INFINITY }
+}
+
 #[test]
 fn the_march_agrees_with_its_cpu_twin_per_pixel() {
     gpu_test(|gpu| {
@@ -35,10 +53,8 @@ fn the_march_agrees_with_its_cpu_twin_per_pixel() {
 /// cloud with the twin's.
 fn agrees_with_twin(gpu: &mut render::Gpu, billow: &str) -> anyhow::Result<()> {
     let scene = render::scene::load(&scene_path("fog_machine"))?;
-    let mut settings = settings::Settings::default();
-    let mut all: Vec<String> = scene.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    all.extend(["RenderVKParticleFog=true".to_string(), format!("RenderVKParticleFogBillow={billow}")]);
-    settings::cli::apply_overrides(&mut settings, &all)?;
+    let overrides = ["RenderVKParticleFog=true".to_string(), format!("RenderVKParticleFogBillow={billow}")];
+    let settings = scene_settings(&scene, &overrides)?;
     let warp = Billow {
         strength: settings.particle_fog_billow,
         scale_m: settings.particle_fog_billow_scale_m,
@@ -63,19 +79,11 @@ fn agrees_with_twin(gpu: &mut render::Gpu, billow: &str) -> anyhow::Result<()> {
     };
     let cam = scene.camera_at(time);
     let view = CameraView::new(cam.position, cam.target, cam.fov_y_deg, SIZE.0 as f32 / SIZE.1 as f32);
-    let world_from_clip = view.clip_from_world.inverse();
     let twin = MarchField::new(&field, view.position);
     let (mut fogged, mut worst) = (0, 0.0f32);
     for y in 0..SIZE.1 {
         for x in 0..SIZE.0 {
-            let ndc = (glam::Vec2::new(x as f32, y as f32) + 0.5)
-                / glam::Vec2::new(SIZE.0 as f32, SIZE.1 as f32)
-                * 2.0
-                - 1.0;
-            let far = world_from_clip * Vec4::new(ndc.x, ndc.y, 1.0, 1.0);
-            let dir = (far.truncate() / far.w - view.position).normalize();
-            let ray = Ray { origin: view.position, dir, t_surface: f32::INFINITY };
-            let m = twin.march(&ray, start_jitter([x, y], frame), &warp, |_| Vec3::ZERO);
+            let m = twin.march(&pixel_ray(&view, (x, y)), start_jitter([x, y], frame), &warp, |_| Vec3::ZERO);
             let i = 4 * (y * SIZE.0 + x) as usize;
             let (gpu_front, gpu_tau) = (cloud[i], cloud[i + 2]);
             let gpu_t = (-gpu_tau).exp();
@@ -108,10 +116,8 @@ fn fog_machine_hdr(
     overrides: &[&str],
 ) -> anyhow::Result<Vec<[f32; 4]>> {
     let scene = render::scene::load(&scene_path("fog_machine"))?;
-    let mut settings = settings::Settings::default();
-    let mut all: Vec<String> = scene.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
-    all.extend(overrides.iter().map(|o| o.to_string()));
-    settings::cli::apply_overrides(&mut settings, &all)?;
+    let overrides: Vec<String> = overrides.iter().map(|o| o.to_string()).collect();
+    let settings = scene_settings(&scene, &overrides)?;
     let mut world = World::new(gpu, &scene)?;
     let mut r = HostRenderer::new(gpu, size.0, size.1)?;
     for f in 0..90 {
@@ -213,9 +219,8 @@ fn the_marchs_in_scatter_agrees_with_its_twin_per_pixel() {
         // black background is the in-scatter the twin integrates with a source of 1.
         let dir = pf_tests::frame::temp_dir("march-in-scatter");
         let scene = render::scene::parse(&glowing_cloud_scene(), &dir.join("test.toml"))?;
-        let mut settings = settings::Settings::default();
-        settings::cli::apply_overrides(
-            &mut settings,
+        let settings = scene_settings(
+            &scene,
             &["RenderVKParticleFog=true".into(), "RenderVKParticleFogBillow=0".into()],
         )?;
         let mut world = World::new(gpu, &scene)?;
@@ -238,16 +243,11 @@ fn the_marchs_in_scatter_agrees_with_its_twin_per_pixel() {
             scene.camera.fov_y_deg,
             SIZE.0 as f32 / SIZE.1 as f32,
         );
-        let world_from_clip = view.clip_from_world.inverse();
         let twin = MarchField::new(&field, view.position);
         let (mut lit, mut worst) = (0, 0.0f32);
         for y in 0..SIZE.1 {
             for x in 0..SIZE.0 {
-                let size = glam::Vec2::new(SIZE.0 as f32, SIZE.1 as f32);
-                let ndc = (glam::Vec2::new(x as f32, y as f32) + 0.5) / size * 2.0 - 1.0;
-                let far = world_from_clip * Vec4::new(ndc.x, ndc.y, 1.0, 1.0);
-                let dir = (far.truncate() / far.w - view.position).normalize();
-                let ray = Ray { origin: view.position, dir, t_surface: f32::INFINITY };
+                let ray = pixel_ray(&view, (x, y));
                 let m = twin.march(&ray, start_jitter([x, y], frame), &Billow::NONE, |_| Vec3::ONE);
                 let got = hdr[(y * SIZE.0 + x) as usize];
                 for (c, (&g, want)) in got.iter().zip(m.in_scatter.to_array()).enumerate() {
