@@ -107,7 +107,8 @@ fn exclusions_have_unique_ids_and_sentences_with_value_and_limit() {
     let a = classify(&rain.sys, &rain.ctx, &settings);
     let e = fog::Explanation::one_shot(&rain.sys, &a, &settings);
     let fast = e.exclusions.iter().find(|n| n.id == "too_fast").expect("too_fast fired");
-    assert!(fast.sentence.contains(&format!("{:.1} m/s", a.measures.speed_m_per_s)), "{}", fast.sentence);
+    let thrown = format!("{:.1} m/s", a.measures.ballistic_speed_m_per_s);
+    assert!(fast.sentence.contains(&thrown), "{}", fast.sentence);
     assert!(fast.sentence.contains("4 m/s ceiling"), "{}", fast.sentence);
     let sparks = find("campfire sparks");
     let a = classify(&sparks.sys, &sparks.ctx, &settings);

@@ -5,7 +5,7 @@
 //! smoke, steam, mist; `billboard`: fire, sparks, rain, snow, jets, hearts, confetti, leashes ...)
 //! with its reason, and its source (repository URL at a commit, or the script collection's id).
 //! Systems marked `held_out` were classified only after the sizes-per-second and `slow` changes
-//! (the later overlap change was made after looking at them; see the fog README).
+//! (the later overlap and speed changes were made after looking at them; see the fog README).
 //!
 //! Textures the fixture cannot see (`unknown`: a UUID or an inventory name) are assumed to be soft
 //! puffs, the report's `--unknown-texture soft` policy: the hardest case for billboards, since it
@@ -89,8 +89,8 @@ fn deciding_reason(a: &Assessment) -> &'static str {
 fn row(e: &Entry, a: &Assessment) -> String {
     let m = &a.measures;
     format!(
-        "{:<30} {:<9} {:<8} score {:.2} decision {:.2} size {:.2} m, {:.2} sizes/s, {:.1} m/s, life {:.1} s, \
-         overlap {:.1}: {}",
+        "{:<30} {:<9} {:<8} score {:.2} decision {:.2} size {:.2} m, {:.2} sizes/s ({:.0} % hidden in \
+         the stream), {:.1} m/s ({:.1} thrown or falling), life {:.1} s, overlap {:.1}: {}",
         e.name,
         format!("{:?}", e.intent),
         e.held_out.as_deref().unwrap_or("-"),
@@ -98,7 +98,9 @@ fn row(e: &Entry, a: &Assessment) -> String {
         a.decision_score(),
         m.size_m,
         m.sizes_per_s,
+        100.0 * m.stream_continuity,
         m.speed_m_per_s,
+        m.ballistic_speed_m_per_s,
         m.life_s,
         m.overlap,
         deciding_reason(a)

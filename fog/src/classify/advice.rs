@@ -28,7 +28,10 @@ fn describe(factor: &str) -> (&'static str, &'static str) {
     match factor {
         "big" => ("too little overlap between particles", "more or larger particles closer together"),
         "faint" => ("particles too opaque", "lower PSYS_PART_START_ALPHA / END_ALPHA"),
-        "slow" => ("particles moving too many sizes per second", "slower or larger particles"),
+        "slow" => (
+            "particles seen moving too many sizes per second",
+            "slower or larger particles, or more of them, so that each overlaps the next along its path",
+        ),
         "long_lived" => ("particles living too briefly", "a longer PSYS_PART_MAX_AGE"),
         "normal_blend" => ("a non-normal blend", "the normal alpha blend"),
         "soft" => ("a texture that is not a soft puff", "a soft, round puff texture"),

@@ -5,6 +5,13 @@
 //! steered or line-interpolated particles, velocity-aligned sprites, shaped textures), anything too
 //! small, fast or brief to read as a volume, worn and HUD attachments, and the settings switches
 //! exclude. Fullbright (`EMISSIVE`) alone does not: it becomes an emission term instead.
+//!
+//! Speed has two rules, one per kind of fast content. `too_fast` is an absolute ceiling on how
+//! fast particles are thrown, blown or fall (sparks, jets, bursts, rain): such content is fast by
+//! nature, whatever its size. `streaks` judges the rest, buoyant rise included, against the
+//! particle's own size and only where the puffs are seen apart: a chain of separate puffs moving
+//! several of their sizes a second streaks; the same puffs overlapping along a continuous column
+//! show a column standing still, which is what a density volume draws.
 
 use particles::types::{blend, PartFlags, PartSysData};
 use settings::Settings;
@@ -14,12 +21,16 @@ use super::SystemContext;
 
 /// Particles smaller than this (time-averaged geometric-mean size) stay billboards, metres.
 pub const MIN_SIZE_M: f32 = 0.5;
-/// Particles faster than this (RMS over life, wind included) stay billboards whatever their size,
-/// m/s: genuinely fast content (sparks, rain, water jets).
+/// Particles thrown, blown or falling faster than this ([`Measures::ballistic_speed_m_per_s`]:
+/// RMS over life of the launch, the wind and the acceleration less its upward part) stay
+/// billboards whatever their size, m/s: genuinely fast content (sparks, rain, water jets, bursts).
+/// Buoyant rise is left to [`STREAK_SIZES_PER_S`]: a smoke plume gains its speed from a gentle
+/// upward push while its puffs grow, and looks fast or not by its puffs' size.
 pub const MAX_SPEED_M_PER_S: f32 = 4.0;
 /// Particles travelling more than this many of their own sizes per second, as seen
-/// ([`Measures::sizes_per_s`]), streak (a 0.05 m spark at 2 m/s moves 40 sizes a second; a 4 m
-/// puff at 2 m/s half a size) and stay billboards, 1/s.
+/// ([`Measures::sizes_per_s`]: the motion of puffs seen apart, not of puffs sliding through a
+/// continuous column), streak (a 0.05 m spark at 2 m/s moves 40 sizes a second; a 4 m puff at
+/// 2 m/s half a size) and stay billboards, 1/s.
 pub const STREAK_SIZES_PER_S: f32 = 2.0;
 /// Width over height (or height over width) above which a particle is not square, so turning it
 /// with `FOLLOW_VELOCITY` is visible.
@@ -48,9 +59,10 @@ pub enum Exclusion {
     FollowVelocity,
     /// Smaller than [`MIN_SIZE_M`].
     TooSmall,
-    /// Faster than [`MAX_SPEED_M_PER_S`].
+    /// Thrown, blown or falling faster than [`MAX_SPEED_M_PER_S`].
     TooFast,
-    /// More than [`STREAK_SIZES_PER_S`] own sizes per second: streaks rather than drifts.
+    /// More than [`STREAK_SIZES_PER_S`] own sizes per second where the puffs are seen apart:
+    /// streaks rather than drifts.
     Streaks,
     /// Effect life under [`MIN_LIFE_S`].
     ShortLived,
@@ -139,14 +151,19 @@ impl Exclusion {
                 format!("mean particle size {:.2} m is under the {MIN_SIZE_M} m minimum", m.size_m)
             }
             Exclusion::TooFast => format!(
-                "particles move {:.1} m/s (RMS over their life), over the {MAX_SPEED_M_PER_S} m/s \
-                 ceiling for fast content (sparks, rain, jets)",
-                m.speed_m_per_s
+                "particles are thrown, blown or fall at {:.1} m/s (RMS over their life of the \
+                 launch, the wind and the acceleration less its upward part), over the \
+                 {MAX_SPEED_M_PER_S} m/s ceiling for fast content (sparks, rain, jets)",
+                m.ballistic_speed_m_per_s
             ),
             Exclusion::Streaks => format!(
                 "particles move {:.1} sizes per second as seen over their life (RMS {:.2} m/s, mean \
-                 size {:.2} m): they streak rather than drift (limit {STREAK_SIZES_PER_S})",
-                m.sizes_per_s, m.speed_m_per_s, m.size_m
+                 size {:.2} m; {:.0} % of the motion hidden in a continuous stream): they streak \
+                 rather than drift (limit {STREAK_SIZES_PER_S})",
+                m.sizes_per_s,
+                m.speed_m_per_s,
+                m.size_m,
+                100.0 * m.stream_continuity
             ),
             Exclusion::ShortLived => short_lived_sentence(m),
             Exclusion::ShapedTexture => {
@@ -178,8 +195,14 @@ impl Exclusion {
                 "drop PSYS_PART_FOLLOW_VELOCITY_MASK, or use a round soft texture and square particles"
             }
             Exclusion::TooSmall => "make the particles at least 0.5 m across",
-            Exclusion::TooFast => "slow the particles (burst speed, acceleration) under 4 m/s",
-            Exclusion::Streaks => "make the particles larger or slower, under 2 sizes per second",
+            Exclusion::TooFast => {
+                "slow the launch (burst speed), the fall and any sideways push (downward and sideways \
+                 acceleration) under 4 m/s; an upward push is judged by the particles' size"
+            }
+            Exclusion::Streaks => {
+                "make the particles larger or slower, under 2 sizes per second, or emit them often \
+                 enough that each overlaps the next along its path (a continuous column does not streak)"
+            }
             Exclusion::ShortLived => "let the particles (and the source) live at least 1.5 s",
             Exclusion::ShapedTexture => "use a soft, round puff texture (texture has a hard-edged shape)",
             Exclusion::UnknownTexture => "wait for the texture to load, or name its file",
@@ -261,7 +284,7 @@ impl ExclusionSet {
         let turning_shows = !ctx.texture.is_some_and(|t| t.rotationally_symmetric) || !is_square(sys);
         set.add_if(flags.intersects(PartFlags::FOLLOW_VELOCITY) && turning_shows, Exclusion::FollowVelocity);
         set.add_if(m.size_m.is_nan() || m.size_m < MIN_SIZE_M, Exclusion::TooSmall);
-        let speed = m.speed_m_per_s;
+        let speed = m.ballistic_speed_m_per_s;
         set.add_if(speed.is_nan() || speed > MAX_SPEED_M_PER_S, Exclusion::TooFast);
         let sizes = m.sizes_per_s;
         set.add_if(sizes.is_nan() || sizes > STREAK_SIZES_PER_S, Exclusion::Streaks);

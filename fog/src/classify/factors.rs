@@ -24,9 +24,10 @@ pub const FAINT_ALPHA_LO: f32 = 0.25;
 /// Mean alpha at or above which `faint` is 0: solid-looking sprites.
 pub const FAINT_ALPHA_HI: f32 = 0.75;
 /// Own sizes travelled per second (as seen, [`Measures::sizes_per_s`]) at or below which `slow`
-/// is 1, 1/s: a puff moving at most its own size a second drifts. Rising smoke moves about that
-/// fast: buoyancy speeds its puffs up as they grow (the public creator plumes of the real-content
-/// fixture, `tests/real_content.rs`, move 0.25-1.1 sizes a second).
+/// is 1, 1/s: a puff moving at most its own size a second drifts. Rising smoke seen as separate
+/// puffs moves about that fast: buoyancy speeds its puffs up as they grow (lone puffs of most
+/// public creator plumes of the real-content fixture, `tests/real_content.rs`, move 0.25-1.3
+/// sizes a second, Vega's damage smoke 2.3; in a continuous stream less of that is seen).
 pub const SLOW_SIZES_PER_S_LO: f32 = 1.0;
 /// Own sizes travelled per second at or above which `slow` is 0, 1/s: the `streaks` exclusion's
 /// limit ([`super::exclusion::STREAK_SIZES_PER_S`]), so the ramp falls from drifting to streaking.
@@ -61,7 +62,7 @@ pub struct Factors {
     pub big: f32,
     /// Low mean alpha: particle alpha over life times texture mean alpha.
     pub faint: f32,
-    /// Slow relative to size: few own sizes travelled per second.
+    /// Slow relative to size: few own sizes travelled per second where the puffs are seen apart.
     pub slow: f32,
     /// The effect lives long enough to read as a volume.
     pub long_lived: f32,

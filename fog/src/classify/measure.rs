@@ -16,6 +16,13 @@
 //!   0.1/s (`updateParticles`); the drift `w (1 - e^(-0.1 t))` for a wind of
 //!   [`TYPICAL_REGION_WIND_M_PER_S`] is added in quadrature (its RMS over the life). A slowly
 //!   rising smoke plume is therefore slow; a spark shower or a falling rain sheet is fast.
+//! * **Ballistic speed** ([`Measures::ballistic_speed_m_per_s`]): the same RMS with the
+//!   acceleration's upward part left out: how fast a particle is thrown (the burst speed), blown
+//!   (the wind) or pushed sideways and down (falling). Sparks, jets, bursts and rain are fast this
+//!   way. Rising is how creators make smoke and steam buoyant: a plume launched at 0.5 m/s and
+//!   pushed up at 1-3 m/s^2 reaches 8-15 m/s by the end of its life while its puffs grow to metres,
+//!   and whether that looks fast depends on the puff's size (the sizes per second), not on an
+//!   absolute speed. The acceleration is in region axes (`updateParticles`), so up is known.
 //! * **Sizes per second** ([`Measures::sizes_per_s`]): how many of its own sizes a particle moves
 //!   each second *as seen*: the mean over the particle's life of `speed(t) / size(t)` at the same
 //!   age, weighted by how much of the picture the particle is at that age, `alpha(t) size(t)^2`
@@ -24,7 +31,9 @@
 //!   buoyancy speeds them up, and fade out as they go, moves about one of its sizes a second all its
 //!   life; dividing the RMS speed (dominated by the fast, faded end of life) by the mean size (small
 //!   early puffs included) read it as half again faster. What a person judges as a streak is the
-//!   motion of what they see.
+//!   motion of what they see, so motion hidden in a continuous stream (below) does not count:
+//!   each age's speed is taken times `1 - continuity(t)`. [`Measures::stream_continuity`] is the
+//!   share of the seen motion so hidden.
 //! * **Life** ([`Measures::life_s`]): the particle max age, shortened to the source's remaining
 //!   life (`max_age - start_age`) when the source is mortal: a source that dies quickly is a
 //!   short-lived effect.
@@ -50,11 +59,25 @@
 //!   young and opaque, and sparse far out, where they have faded; spreading them evenly through
 //!   the whole capsule read such smoke as a few scattered sprites. A still cloud, every age
 //!   filling the same capsule, keeps the whole cloud's figure.
+//! * **Continuous streams**: a steady source refills the place its puffs move out of. Where the
+//!   puffs of an age overlap the ones emitted before and after them, the picture there is a
+//!   column standing still while the puffs slide through it (a smokestack's plume), and their
+//!   motion is not seen; where they are apart, each puff is seen moving. At each age `t` the
+//!   *layers* (puffs covering a point of the stream) are the smaller of two counts: the puffs of
+//!   that age within a size-sided cube, `rate s^3 / V'(t)` (`V'` the growth of the young capsule's
+//!   volume, `pi (2 r r' (l + 4/3 r) + r^2 (l' + 4/3 r'))`: the slice its puffs of age `t` sweep,
+//!   `r'` the spread's rate), and the bursts covering it along the path, `s / (v(t) burst_rate)`
+//!   (a burst every second leaves gaps between its slabs however many puffs it holds). The
+//!   continuity is `smoothstep(`[`STREAM_LAYERS_APART`]`, `[`STREAM_LAYERS_CONTINUOUS`]`, layers)`:
+//!   soft puffs one size apart are seen as separate puffs, half a size apart as one column. The
+//!   speed is in the count, so a faster stream of the same rate is thinner: it cannot outrun its
+//!   own continuity. A lone particle ([`seen_sizes_per_s`]) has no stream.
 
 use glam::Vec3;
 use particles::types::{PartFlags, PartSysData, PatternKind};
 use settings::Settings;
 
+use super::factors::smoothstep;
 use super::SystemContext;
 
 /// Region wind assumed for `WIND` particles, m/s: a light breeze (Second Life region wind rarely
@@ -69,6 +92,18 @@ const WIND_RELAX_TIME_S: f32 = 1.0 / WIND_RELAX_PER_S;
 
 /// Frame rate at which burst timing is judged, Hz: bursts happen at most once per frame.
 pub const REFERENCE_FRAME_RATE_HZ: f32 = 60.0;
+
+/// Puffs covering a point of the stream (module docs, "Continuous streams") at or below which
+/// the puffs of an age are seen apart, and their whole motion counts. One layer is a chain of puffs one size apart: a
+/// soft puff (a Gaussian of sigma about a quarter of its size, `fog::kernel`'s width law for the
+/// usual mean alpha 0.35) spaced one size from the next gives the chain's density a contrast of
+/// 65 % (`(max - min) / (max + min)`; about `2 e^(-2 pi^2 k^2)` for `k` = 0.24): separate puffs,
+/// each seen moving (test: `the_layer_limits_are_where_soft_puffs_part_and_where_they_merge`).
+pub const STREAM_LAYERS_APART: f32 = 1.0;
+/// Puffs covering a point of the stream at or above which the stream is continuous and none of
+/// its motion is seen: spaced half a size apart, the same soft puffs give a contrast of 2.5 %, and
+/// what is seen is a column standing still while the puffs slide through it.
+pub const STREAM_LAYERS_CONTINUOUS: f32 = 2.0;
 
 /// Gauss-Legendre nodes on [0, 1] (4 points) for averages over the normalised age.
 const GL_NODES: [f32; 4] = [0.069_431_84, 0.330_009_5, 0.669_990_5, 0.930_568_16];
@@ -86,6 +121,9 @@ pub struct Measures {
     pub size_m: f32,
     /// RMS particle speed over its life including wind drift, m/s.
     pub speed_m_per_s: f32,
+    /// RMS over the life of the speed a particle is thrown or falls with, m/s: the launch, the
+    /// wind drift and the acceleration less its upward part (module docs, "Ballistic speed").
+    pub ballistic_speed_m_per_s: f32,
     /// Particle max age, seconds.
     pub particle_life_s: f32,
     /// Remaining source life, seconds; infinite for a source that lives forever.
@@ -106,8 +144,12 @@ pub struct Measures {
     /// Particle alpha averaged over life, times the texture's mean alpha when known.
     pub alpha: f32,
     /// Own sizes travelled per second as seen, 1/s (infinite for a zero size): what tells a drift
-    /// from a streak (module docs, "Sizes per second").
+    /// from a streak (module docs, "Sizes per second"). Motion hidden in a continuous stream does
+    /// not count.
     pub sizes_per_s: f32,
+    /// Share of the seen motion hidden in a continuous stream, 0..1 (module docs, "Continuous
+    /// streams"): 0 for puffs apart all their life, 1 for a column that stands still.
+    pub stream_continuity: f32,
     /// Luminance of the particle colour averaged over life (Rec. 709, 0..1).
     pub luminance: f32,
     /// Largest glow, start or end, 0..1.
@@ -130,7 +172,7 @@ pub fn measure(sys: &PartSysData, ctx: &SystemContext, settings: &Settings) -> M
     let life_s = particle_life_s.min(source_life_s);
     let sizes = node_sizes_m(sys);
     let size_m = mean_size_of(sys, &sizes);
-    let speed_m_per_s = rms_speed_m_per_s(sys, particle_life_s);
+    let (speed_m_per_s, ballistic_speed_m_per_s) = rms_speeds_m_per_s(sys, particle_life_s);
     let emitted_per_s = emitted_per_s(sys);
     let cap = settings.max_part_count.max(0) as f32;
     let alive_estimate = (emitted_per_s * life_s).min(cap);
@@ -144,8 +186,13 @@ pub fn measure(sys: &PartSysData, ctx: &SystemContext, settings: &Settings) -> M
     };
     let projected = cloud.mean_projected_area_m2();
     let cloud_overlap = if projected > 0.0 { alive_estimate * size_m * size_m / projected } else { 0.0 };
-    let packing =
-        Packing { growth: &growth, rate_per_s: emitted_per_s, alive: alive_estimate, cloud_overlap };
+    let packing = Packing {
+        growth: &growth,
+        rate_per_s: emitted_per_s,
+        burst_interval_s: burst_interval_s(sys),
+        alive: alive_estimate,
+        cloud_overlap,
+    };
     let seen = seen_over_life(sys, &sizes, particle_life_s, &packing);
     let interp = part.flags.contains(PartFlags::INTERP_COLOR);
     let colour = if interp { (part.start_color + part.end_color) * 0.5 } else { part.start_color };
@@ -153,6 +200,7 @@ pub fn measure(sys: &PartSysData, ctx: &SystemContext, settings: &Settings) -> M
     Measures {
         size_m,
         speed_m_per_s,
+        ballistic_speed_m_per_s,
         particle_life_s,
         source_life_s,
         life_s,
@@ -162,6 +210,7 @@ pub fn measure(sys: &PartSysData, ctx: &SystemContext, settings: &Settings) -> M
         volume_per_particle_m3,
         overlap: seen.overlap,
         sizes_per_s: seen.sizes_per_s,
+        stream_continuity: seen.stream_continuity,
         alpha: finite_or(colour.w, 1.0).clamp(0.0, 1.0) * texture_alpha,
         luminance: finite_or_zero(colour.truncate().clamp(Vec3::ZERO, Vec3::ONE).dot(LUMA)),
         glow: finite_or(part.start_glow, 1.0).max(finite_or(part.end_glow, 1.0)).max(0.0),
@@ -220,57 +269,142 @@ pub fn emission_rms_m_per_s(sys: &PartSysData) -> f32 {
 
 /// RMS speed over the particle's life `life_s`, with wind drift when `WIND` is set, m/s.
 pub fn rms_speed_m_per_s(sys: &PartSysData, life_s: f32) -> f32 {
+    rms_speeds_m_per_s(sys, life_s).0
+}
+
+/// RMS over the life `life_s` of the speed a particle is thrown or falls with, m/s (module docs,
+/// "Ballistic speed"): as [`rms_speed_m_per_s`] with the acceleration's upward part left out.
+pub fn ballistic_rms_m_per_s(sys: &PartSysData, life_s: f32) -> f32 {
+    rms_speeds_m_per_s(sys, life_s).1
+}
+
+/// The RMS speed and the ballistic RMS speed over the life `life_s`, m/s: launch and wind drift
+/// are common to both; the ballistic one takes the acceleration less its upward part.
+fn rms_speeds_m_per_s(sys: &PartSysData, life_s: f32) -> (f32, f32) {
     let v0 = emission_rms_m_per_s(sys);
-    let accel_sq = sys.part_accel.length_squared() * life_s * life_s / 3.0;
     let wind_sq = if sys.part.flags.contains(PartFlags::WIND) {
         let w = TYPICAL_REGION_WIND_M_PER_S;
         w * w * wind_drift_mean_square(life_s)
     } else {
         0.0
     };
-    finite_or((v0 * v0 + accel_sq + wind_sq).sqrt(), f32::INFINITY)
+    let still_sq = v0 * v0 + wind_sq;
+    let a = sys.part_accel;
+    // `min` would drop a NaN upward part; a NaN anywhere keeps the speed unreadable.
+    let falling = if a.z.is_nan() { a.z } else { a.z.min(0.0) };
+    let (all_sq, thrown_sq) = (a.length_squared(), a.x * a.x + a.y * a.y + falling * falling);
+    let per_accel_sq = life_s * life_s / 3.0;
+    let rms = |accel_sq: f32| finite_or((still_sq + accel_sq * per_accel_sq).sqrt(), f32::INFINITY);
+    (rms(all_sq), rms(thrown_sq))
 }
 
-/// Own sizes travelled per second as seen over a life of `life_s` (module docs, "Sizes per
-/// second"): `sum w alpha s v / sum w alpha s^2` over the Gauss-Legendre nodes, which is the
-/// visibility-weighted mean of `v / s` without dividing by a size that may be 0. A system that is
-/// invisible throughout is weighted by size alone; a zero size throughout moves infinitely many
-/// sizes per second.
+/// Own sizes travelled per second as seen over a life of `life_s` by a lone particle, with no
+/// stream around it (module docs, "Sizes per second"): `sum w alpha s v / sum w alpha s^2` over the
+/// Gauss-Legendre nodes, which is the visibility-weighted mean of `v / s` without dividing by a size
+/// that may be 0. A system that is invisible throughout is weighted by size alone; a zero size
+/// throughout moves infinitely many sizes per second. [`Measures::sizes_per_s`] is this with the
+/// motion hidden in a continuous stream taken out.
 pub fn seen_sizes_per_s(sys: &PartSysData, life_s: f32) -> f32 {
-    let packing = Packing { growth: &Growth::of(sys), rate_per_s: 0.0, alive: 0.0, cloud_overlap: 0.0 };
+    let packing = Packing {
+        growth: &Growth::of(sys),
+        rate_per_s: 0.0,
+        burst_interval_s: f32::INFINITY,
+        alive: 0.0,
+        cloud_overlap: 0.0,
+    };
     seen_over_life(sys, &node_sizes_m(sys), life_s, &packing).sizes_per_s
 }
 
-/// What is seen over a life (module docs, "Sizes per second" and "Packing").
+/// What is seen over a life (module docs, "Sizes per second", "Continuous streams" and "Packing").
 struct Seen {
     sizes_per_s: f32,
+    stream_continuity: f32,
     overlap: f32,
 }
 
-/// The packing of one age: the particles up to age `t` (`rate t` of them, at most `alive`) in the
-/// cloud they have filled, sized as at that age; at least the whole cloud's `cloud_overlap`.
+/// The emission as it fills the cloud: the particles up to age `t` (`rate t` of them, at most
+/// `alive`) in the capsule they have filled, sized as at that age (for the overlap: at least the
+/// whole cloud's `cloud_overlap`), and the particles of age `t` in the slice of it swept then (for
+/// the stream's continuity).
 struct Packing<'a> {
     growth: &'a Growth,
     rate_per_s: f32,
+    burst_interval_s: f32,
     alive: f32,
     cloud_overlap: f32,
 }
 
+/// The capsule of the particles up to one age and how fast it grows then.
+struct Young {
+    radius_m: f32,
+    length_m: f32,
+    /// Growth of the radius, m/s: the spread's rate (also while the puff size sets the radius,
+    /// which makes the swept slice larger and the stream thinner: the cautious side).
+    radius_m_per_s: f32,
+    /// `length * d(length)/dt`, m^2/s: `e e' + a a' + d d'` of the length's three parts (divided
+    /// by the length only where the continuity needs it).
+    length_rate_m2_per_s: f32,
+}
+
 impl Packing<'_> {
-    fn overlap_at(&self, t_s: f32, size_m: f32, drift_m: f32) -> f32 {
+    /// The capsule at age `t_s` for puffs of `size_m`, `drift_m` and `drift_m_per_s` the wind drift
+    /// and its speed by then.
+    fn young_at(&self, t_s: f32, size_m: f32, drift_m: f32, drift_m_per_s: f32) -> Young {
         let g = self.growth;
-        let radius = (g.radius_m + g.spread_m_per_s * t_s).max(0.5 * size_m);
+        let radius_m = (g.radius_m + g.spread_m_per_s * t_s).max(0.5 * size_m);
         let (emitted, accelerated) = (g.common_m_per_s * t_s, g.half_accel_m_per_s2 * t_s * t_s);
-        let half_length = 0.5 * (emitted * emitted + accelerated * accelerated + drift_m * drift_m).sqrt();
-        let area = std::f32::consts::PI * radius * (half_length + radius);
-        let young = (self.rate_per_s * t_s).min(self.alive) * size_m * size_m / area;
-        // `max` takes the whole cloud's figure when `young` is NaN (no particle, no area).
-        young.max(self.cloud_overlap)
+        let length_m = (emitted * emitted + accelerated * accelerated + drift_m * drift_m).sqrt();
+        let length_rate_m2_per_s = g.common_m_per_s * emitted
+            + 2.0 * g.half_accel_m_per_s2 * t_s * accelerated
+            + drift_m * drift_m_per_s;
+        Young { radius_m, length_m, radius_m_per_s: g.spread_m_per_s, length_rate_m2_per_s }
+    }
+
+    /// Billboards crossed by a line of sight through the young capsule (module docs, "Packing").
+    fn overlap_at(&self, young: &Young, t_s: f32, size_m: f32) -> f32 {
+        let (r, half_length) = (young.radius_m, 0.5 * young.length_m);
+        let area = std::f32::consts::PI * r * (half_length + r);
+        let young_overlap = (self.rate_per_s * t_s).min(self.alive) * size_m * size_m / area;
+        // `max` takes the whole cloud's figure when `young_overlap` is NaN (no particle, no area).
+        young_overlap.max(self.cloud_overlap)
+    }
+
+    /// How continuous the stream is where its puffs of size `size_m` move at `speed_m_per_s`, 0
+    /// (puffs apart) to 1 (a column standing still) (module docs, "Continuous streams"). The two
+    /// counts are compared with the limits before dividing: most streams are clearly apart or
+    /// clearly continuous.
+    fn continuity_at(&self, young: &Young, size_m: f32, speed_m_per_s: f32) -> f32 {
+        // Spacing of the bursts along the path; NaN fails every comparison below: apart.
+        let gap_m = speed_m_per_s * self.burst_interval_s;
+        if !(self.rate_per_s > 0.0 && speed_m_per_s > 0.0 && size_m > STREAM_LAYERS_APART * gap_m) {
+            return 0.0;
+        }
+        // d/dt of the capsule volume pi r^2 (l + 4/3 r), the slice the puffs of this age sweep,
+        // and the puff volume emitted per second, both times the length where there is one (so
+        // that its rate `l' = length_rate / l` needs no division).
+        let (r, l, dr) = (young.radius_m, young.length_m, young.radius_m_per_s);
+        let (swept, cover) = if l > 0.0 {
+            let l_dl = young.length_rate_m2_per_s;
+            let swept = 2.0 * r * dr * (l + 4.0 / 3.0 * r) * l + r * r * (l_dl + 4.0 / 3.0 * dr * l);
+            (std::f32::consts::PI * swept, self.rate_per_s * size_m * size_m * size_m * l)
+        } else {
+            (4.0 * std::f32::consts::PI * r * r * dr, self.rate_per_s * size_m * size_m * size_m)
+        };
+        if swept.is_nan() || cover <= STREAM_LAYERS_APART * swept {
+            return 0.0;
+        }
+        if size_m >= STREAM_LAYERS_CONTINUOUS * gap_m && cover >= STREAM_LAYERS_CONTINUOUS * swept {
+            return 1.0;
+        }
+        // The smaller of `size / gap` and `cover / swept`, with one division.
+        let layers = if size_m * swept <= cover * gap_m { size_m / gap_m } else { cover / swept };
+        smoothstep(STREAM_LAYERS_APART, STREAM_LAYERS_CONTINUOUS, layers)
     }
 }
 
-/// Sizes per second and overlap as seen: each age weighted by `alpha s^2` (by `s^2` alone for a
-/// system invisible throughout).
+/// Sizes per second (less the motion hidden in a continuous stream), the share hidden, and the
+/// overlap as seen: each age weighted by `alpha s^2` (by `s^2` alone for a system invisible
+/// throughout).
 fn seen_over_life(sys: &PartSysData, sizes: &[f32; 4], life_s: f32, packing: &Packing) -> Seen {
     let part = &sys.part;
     let v0 = emission_rms_m_per_s(sys);
@@ -279,7 +413,8 @@ fn seen_over_life(sys: &PartSysData, sizes: &[f32; 4], life_s: f32, packing: &Pa
     let a0 = finite_or(part.start_color.w, 1.0).clamp(0.0, 1.0);
     let fade = part.flags.contains(PartFlags::INTERP_COLOR);
     let a1 = if fade { finite_or(part.end_color.w, 1.0).clamp(0.0, 1.0) } else { a0 };
-    let (mut seen, mut any) = ([0.0f32; 3], [0.0f32; 3]);
+    // Per age: the motion seen apart, the area, the area times the overlap, all the motion.
+    let (mut seen, mut any) = ([0.0f32; 4], [0.0f32; 4]);
     for i in 0..GL_NODES.len() {
         let (f, g) = (GL_NODES[i], GL_WEIGHTS[i]);
         let t = f * life_s;
@@ -288,17 +423,22 @@ fn seen_over_life(sys: &PartSysData, sizes: &[f32; 4], life_s: f32, packing: &Pa
         let speed = (still_sq + accel_sq * t * t + drift * drift).sqrt();
         let size = finite_or_zero(sizes[i]);
         let drift_m = if wind { drift_distance_m(t, e) } else { 0.0 };
-        let terms = [size * speed, size * size, size * size * packing.overlap_at(t, size, drift_m)];
+        let young = packing.young_at(t, size, drift_m, drift);
+        let motion = size * speed;
+        let apart = 1.0 - packing.continuity_at(&young, size, speed);
+        let terms = [motion * apart, size * size, size * size * packing.overlap_at(&young, t, size), motion];
         let alpha = a0 + (a1 - a0) * f;
-        for k in 0..3 {
+        for k in 0..4 {
             any[k] += g * terms[k];
             seen[k] += g * alpha * terms[k];
         }
     }
     let w = if seen[1] > 0.0 { seen } else { any };
     let sizes_per_s = w[0] / w[1];
+    let hidden = 1.0 - w[0] / w[3];
     Seen {
         sizes_per_s: if sizes_per_s.is_finite() { sizes_per_s } else { f32::INFINITY },
+        stream_continuity: if hidden.is_finite() { hidden.clamp(0.0, 1.0) } else { 0.0 },
         overlap: finite_or(w[2] / w[1], packing.cloud_overlap),
     }
 }
@@ -316,8 +456,12 @@ pub fn wind_drift_mean_square(life_s: f32) -> f32 {
 
 /// Particles emitted per second: `count / burst_rate`, with at most one burst per frame.
 pub fn emitted_per_s(sys: &PartSysData) -> f32 {
-    let rate_s = finite_or_zero(sys.burst_rate).max(1.0 / REFERENCE_FRAME_RATE_HZ);
-    f32::from(sys.burst_part_count) / rate_s
+    f32::from(sys.burst_part_count) / burst_interval_s(sys)
+}
+
+/// Seconds between bursts: the burst rate, at least one frame at [`REFERENCE_FRAME_RATE_HZ`].
+pub fn burst_interval_s(sys: &PartSysData) -> f32 {
+    finite_or_zero(sys.burst_rate).max(1.0 / REFERENCE_FRAME_RATE_HZ)
 }
 
 /// The region a system's particles fill: a capsule (module docs, "Cloud").

@@ -172,7 +172,9 @@ fn row_json(row: &ReportRow) -> Value {
         "measures": {
             "size_m": num(m.size_m),
             "speed_m_per_s": num(m.speed_m_per_s),
+            "ballistic_speed_m_per_s": num(m.ballistic_speed_m_per_s),
             "sizes_per_s": num(m.sizes_per_s),
+            "stream_continuity": num(m.stream_continuity),
             "life_s": num(m.life_s),
             "alive": num(m.alive),
             "spacing_m": num(m.spacing_m()),
