@@ -5,7 +5,9 @@
 //! smoke, steam, mist; `billboard`: fire, sparks, rain, snow, jets, hearts, confetti, leashes ...)
 //! with its reason, and its source (repository URL at a commit, or the script collection's id).
 //! Systems marked `held_out` were classified only after the sizes-per-second and `slow` changes
-//! (the later overlap and speed changes were made after looking at them; see the fog README).
+//! (the later overlap and speed changes were made after looking at them; see the fog README);
+//! those marked `fresh` were found, labelled and first classified only after the speed change was
+//! committed.
 //!
 //! Textures the fixture cannot see (`unknown`: a UUID or an inventory name) are assumed to be soft
 //! puffs, the report's `--unknown-texture soft` policy: the hardest case for billboards, since it
