@@ -68,10 +68,12 @@
 //!   volume, `pi (2 r r' (l + 4/3 r) + r^2 (l' + 4/3 r'))`: the slice its puffs of age `t` sweep,
 //!   `r'` the spread's rate), and the bursts covering it along the path, `s / (v(t) burst_rate)`
 //!   (a burst every second leaves gaps between its slabs however many puffs it holds). The
-//!   continuity is `smoothstep(`[`STREAM_LAYERS_APART`]`, `[`STREAM_LAYERS_CONTINUOUS`]`, layers)`:
-//!   soft puffs one size apart are seen as separate puffs, half a size apart as one column. The
-//!   speed is in the count, so a faster stream of the same rate is thinner: it cannot outrun its
-//!   own continuity. A lone particle ([`seen_sizes_per_s`]) has no stream.
+//!   continuity is `smoothstep(1, 2, layers)` ([`STREAM_LAYERS_APART`],
+//!   [`STREAM_LAYERS_CONTINUOUS`]): soft puffs one size apart are seen as separate puffs, half a
+//!   size apart as one column. The speed is in the count, so a faster stream of the same rate is
+//!   thinner: it cannot outrun its own continuity. The model assumes steady emission; a mortal
+//!   source's column has a moving front and tail, and short sources are left to the life rules.
+//!   A lone particle ([`seen_sizes_per_s`]) has no stream.
 
 use glam::Vec3;
 use particles::types::{PartFlags, PartSysData, PatternKind};
@@ -94,11 +96,12 @@ const WIND_RELAX_TIME_S: f32 = 1.0 / WIND_RELAX_PER_S;
 pub const REFERENCE_FRAME_RATE_HZ: f32 = 60.0;
 
 /// Puffs covering a point of the stream (module docs, "Continuous streams") at or below which
-/// the puffs of an age are seen apart, and their whole motion counts. One layer is a chain of puffs one size apart: a
-/// soft puff (a Gaussian of sigma about a quarter of its size, `fog::kernel`'s width law for the
-/// usual mean alpha 0.35) spaced one size from the next gives the chain's density a contrast of
-/// 65 % (`(max - min) / (max + min)`; about `2 e^(-2 pi^2 k^2)` for `k` = 0.24): separate puffs,
-/// each seen moving (test: `the_layer_limits_are_where_soft_puffs_part_and_where_they_merge`).
+/// the puffs of an age are seen apart, and their whole motion counts. One layer is a chain of
+/// puffs one size apart: a soft puff (a Gaussian of sigma about a quarter of its size,
+/// `fog::kernel`'s width law for the usual mean alpha 0.35) spaced one size from the next gives
+/// the chain's density a contrast of 65 % (`(max - min) / (max + min)`; about
+/// `2 e^(-2 pi^2 k^2)` for `k` = 0.24): separate puffs, each seen moving (test:
+/// `the_layer_limits_are_where_soft_puffs_part_and_where_they_merge`).
 pub const STREAM_LAYERS_APART: f32 = 1.0;
 /// Puffs covering a point of the stream at or above which the stream is continuous and none of
 /// its motion is seen: spaced half a size apart, the same soft puffs give a contrast of 2.5 %, and
