@@ -165,7 +165,8 @@ fn a_chain_of_separate_puffs_streaks_and_the_explanation_says_how_to_close_it_up
     let why = fog::Explanation::one_shot(&chain, &a, &settings);
     assert!(why.decision.contains("they streak") && why.decision.contains("hidden in a continuous stream"));
     assert!(why.to_change.contains("overlaps the next along its path"), "{}", why.to_change);
-    // Ten times as many puffs close the chain up into a column that does not streak.
+    // A hundred times as many puffs (10 every 0.05 s) close the chain up into a column that does
+    // not streak.
     chain.burst_part_count = 10;
     chain.burst_rate = 0.05;
     assert!(exclusions(&chain, Some(ROUND_PUFF)).is_empty(), "{:?}", exclusions(&chain, Some(ROUND_PUFF)));
