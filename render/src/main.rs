@@ -397,7 +397,7 @@ fn run_render(a: RenderArgs) -> anyhow::Result<String> {
     let written: String = written.iter().map(|p| format!("wrote {}\n", p.display())).collect();
     let fog = report.fog.as_ref().map(cli::render::format_fog).unwrap_or_default();
     Ok(format!(
-        "{written}{} on {} at {}x{}, {} frame(s):\n{}wall clock per frame (median, CPU side, submission and wait): {:.3} ms\nCPU work per frame (median, the wall clock less the wait for the GPU): {:.3} ms\n{}",
+        "{written}{} on {} at {}x{}, {} frame(s):\n{}wall clock per frame (median, CPU side, submission and wait): {:.3} ms\nCPU work per frame (median, the wall clock less the wait for the GPU): {:.3} ms, of which the particle systems' {:.3} ms\n{}",
         report.scene,
         report.device,
         report.width,
@@ -406,6 +406,7 @@ fn run_render(a: RenderArgs) -> anyhow::Result<String> {
         render::vk::profiler::format_table(&report.passes),
         report.frame_wall_ms,
         report.frame_cpu_ms,
+        report.systems_cpu_ms,
         fog.trim_end()
     ))
 }

@@ -64,6 +64,11 @@ fn check_run(run: &Value, fog_on: bool) {
     let frame: f64 = passes.iter().map(|(_, m)| m).sum();
     assert!((num(&run["frame_gpu_ms"]) - frame).abs() <= 1e-9);
     assert!(num(&run["frame_cpu_ms"]) > 0.0 && num(&run["frame_cpu_ms"]) <= num(&run["frame_wall_ms"]));
+    let systems_cpu = num(&run["systems_cpu_ms"]);
+    assert!(
+        systems_cpu > 0.0 && systems_cpu <= num(&run["frame_cpu_ms"]),
+        "the systems' CPU is part of the frame's"
+    );
     let billboards = check_total(&run["billboards_ms"], &passes);
     assert!(billboards.iter().any(|n| n == "particles.billboards"), "{billboards:?}");
     let fog_parts = check_total(&run["particle_fog_ms"], &passes);

@@ -87,6 +87,9 @@ pub struct BenchRun {
     pub frame_wall_ms: f64,
     /// Median CPU work of a timed frame, ms: the wall clock less the wait for the GPU.
     pub frame_cpu_ms: f64,
+    /// Median CPU time of a timed frame's particle-system work, ms (part of `frame_cpu_ms`):
+    /// sources, classification and cross-fades, emitter constants, the fog's sources.
+    pub systems_cpu_ms: f64,
     /// Live particles after the last frame.
     pub particles_live: Option<u32>,
     /// The particle fog's statistics in the last frame (carriers, brick memory and budget).
@@ -249,6 +252,7 @@ fn measure(job: &BenchJob, plan: &Plan, desc: &GpuDesc) -> anyhow::Result<(Bench
         frame_gpu_ms: report::frame_total_ms(&r.passes),
         frame_wall_ms: r.frame_wall_ms,
         frame_cpu_ms: r.frame_cpu_ms,
+        systems_cpu_ms: r.systems_cpu_ms,
         particles_live: r.particles_live,
         passes: r.passes.clone(),
         fog: r.fog.clone(),
@@ -313,6 +317,7 @@ pub fn figures(run: &BenchRun) -> Figures {
         particle_fog_ms: run.particle_fog_ms.total_ms,
         billboards_ms: run.billboards_ms.total_ms,
         frame_cpu_ms: run.frame_cpu_ms,
+        systems_cpu_ms: run.systems_cpu_ms,
         carriers: run.fog.as_ref().map_or(0, |f| f.carriers),
         brick_bytes_used: run.fog.as_ref().map_or(0, |f| f.brick_bytes_used),
     }
@@ -342,6 +347,7 @@ mod tests {
             frame_gpu_ms: report::frame_total_ms(&passes),
             frame_wall_ms: 2.0,
             frame_cpu_ms: 1.0,
+            systems_cpu_ms: 0.1,
             particles_live: Some(10),
             passes,
             fog: None,

@@ -108,6 +108,8 @@ pub struct Ratios {
     pub billboards: Option<f64>,
     /// CPU work per frame.
     pub frame_cpu: Option<f64>,
+    /// CPU work of the particle systems per frame.
+    pub systems_cpu: Option<f64>,
     /// Carriers.
     pub carriers: Option<f64>,
     /// Brick memory in use.
@@ -127,6 +129,8 @@ pub struct Figures {
     pub billboards_ms: f64,
     /// CPU work per frame, ms.
     pub frame_cpu_ms: f64,
+    /// CPU work of the particle systems per frame, ms.
+    pub systems_cpu_ms: f64,
     /// Carriers.
     pub carriers: u32,
     /// Brick memory in use, bytes.
@@ -148,6 +152,7 @@ pub fn ratios(this: (&Figures, &[PassTiming]), first: (&Figures, &[PassTiming]))
         particle_fog: ratio(a.particle_fog_ms, b.particle_fog_ms),
         billboards: ratio(a.billboards_ms, b.billboards_ms),
         frame_cpu: ratio(a.frame_cpu_ms, b.frame_cpu_ms),
+        systems_cpu: ratio(a.systems_cpu_ms, b.systems_cpu_ms),
         carriers: ratio(f64::from(a.carriers), f64::from(b.carriers)),
         brick_bytes_used: ratio(a.brick_bytes_used as f64, b.brick_bytes_used as f64),
         passes,

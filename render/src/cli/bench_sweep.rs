@@ -11,7 +11,9 @@
 //!   the first scene's first source, on a grid around it; the rest of the scene (geometry,
 //!   lights, camera) kept. 1000 of them live 12,000 particles, beyond the viewer's cap of 8192,
 //!   so these runs set `RenderVKParticleCapacity` to [`SYSTEMS_CAPACITY`] (a stress pool: no
-//!   budget but its size).
+//!   budget but its size). A last point, `1000 x10`, gives the 1000 systems ten times the
+//!   particles (30 a burst, 120,000 alive, [`DENSE_CAPACITY`]): the systems' CPU work per frame
+//!   must not grow with their particles.
 //! - `resolution`: the first scene at every `--size`, in order (the toggle-on runs of the main
 //!   table, not measured again).
 //!
@@ -53,6 +55,10 @@ const SMALL_MAX_AGE_S: f64 = 4.0;
 /// `RenderVKParticleCapacity` of the systems sweep's runs: room for 1000 systems' 12,000
 /// particles twice over.
 pub const SYSTEMS_CAPACITY: u32 = 32_768;
+/// The systems sweep's last point: its system count and particle factor.
+pub const DENSE_POINT: (u32, i64) = (1000, 10);
+/// `RenderVKParticleCapacity` of that point: room for its 120,000 particles twice over.
+pub const DENSE_CAPACITY: u32 = 262_144;
 
 impl Sweep {
     /// Every sweep, in the order they run.
@@ -115,11 +121,18 @@ pub fn runs(sweep: Sweep, scene: &Path, dir: &Path) -> anyhow::Result<Vec<SweepR
         Sweep::Systems => {
             let base = read_scene(scene)?;
             let mut out = Vec::new();
-            for n in SYSTEM_COUNTS {
-                let text = with_systems(&base, n).with_context(|| format!("{}", scene.display()))?;
-                let path = write_scene(dir, &format!("systems_{n}"), &text)?;
-                let overrides = vec![format!("RenderVKParticleCapacity={SYSTEMS_CAPACITY}")];
-                out.push(SweepRun { value: n.to_string(), scene: path, overrides });
+            let points = SYSTEM_COUNTS.map(|n| (n, 1, SYSTEMS_CAPACITY));
+            let (n, k) = DENSE_POINT;
+            for (n, k, capacity) in points.into_iter().chain([(n, k, DENSE_CAPACITY)]) {
+                let text = with_systems(&base, n, k).with_context(|| format!("{}", scene.display()))?;
+                let (name, value) = if k == 1 {
+                    (format!("systems_{n}"), n.to_string())
+                } else {
+                    (format!("systems_{n}_x{k}"), format!("{n} x{k}"))
+                };
+                let path = write_scene(dir, &name, &text)?;
+                let overrides = vec![format!("RenderVKParticleCapacity={capacity}")];
+                out.push(SweepRun { value, scene: path, overrides });
             }
             out
         }
@@ -175,8 +188,9 @@ pub fn with_copies(scene: &Value, k: u32) -> anyhow::Result<String> {
 }
 
 /// The scene with its particle sources replaced by `n` small systems made from the first one,
-/// on a grid over [`SYSTEMS_SPREAD_M`] around it.
-pub fn with_systems(scene: &Value, n: u32) -> anyhow::Result<String> {
+/// on a grid over [`SYSTEMS_SPREAD_M`] around it, each bursting `particle_factor` times
+/// [`SMALL_BURST_COUNT`] particles.
+pub fn with_systems(scene: &Value, n: u32, particle_factor: i64) -> anyhow::Result<String> {
     let (_, first) = sources(scene)?;
     anyhow::ensure!(
         first.get("system").is_some_and(Value::is_table),
@@ -195,7 +209,7 @@ pub fn with_systems(scene: &Value, n: u32) -> anyhow::Result<String> {
         source.insert("position".into(), Value::Array(position.map(Value::Float).to_vec()));
         if let Some(system) = source.get_mut("system").and_then(Value::as_table_mut) {
             system.insert("burst_rate".into(), Value::Float(SMALL_BURST_INTERVAL_S));
-            system.insert("burst_part_count".into(), Value::Integer(SMALL_BURST_COUNT));
+            system.insert("burst_part_count".into(), Value::Integer(SMALL_BURST_COUNT * particle_factor));
             system.insert("part_max_age".into(), Value::Float(SMALL_MAX_AGE_S));
         }
         particles.push(Value::Table(source));
@@ -259,7 +273,7 @@ lsl = "[]"
 
     #[test]
     fn systems_are_small_and_spread_around_the_source() {
-        let p = particles(&with_systems(&parsed(), 10).expect("systems"));
+        let p = particles(&with_systems(&parsed(), 10, 1).expect("systems"));
         assert_eq!(p.len(), 10);
         let xs: Vec<f64> = p.iter().map(|s| s["position"][0].as_float().expect("x")).collect();
         let mean = xs.iter().sum::<f64>() / 10.0;
@@ -270,11 +284,23 @@ lsl = "[]"
     }
 
     #[test]
+    fn the_dense_point_multiplies_each_burst_only() {
+        let dense = particles(&with_systems(&parsed(), 4, 10).expect("dense"));
+        let plain = particles(&with_systems(&parsed(), 4, 1).expect("plain"));
+        assert_eq!(dense.len(), 4);
+        for (d, p) in dense.iter().zip(&plain) {
+            assert_eq!(d["system"]["burst_part_count"].as_integer(), Some(10 * SMALL_BURST_COUNT));
+            assert_eq!(d["position"], p["position"]);
+            assert_eq!(d["system"]["part_max_age"], p["system"]["part_max_age"]);
+        }
+    }
+
+    #[test]
     fn a_scene_without_sources_is_an_error() {
         let empty: Value = toml::from_str("wind = [0.0, 0.0, 0.0]").expect("toml");
         assert!(with_copies(&empty, 2).is_err());
         let lsl_first: Value = toml::from_str("[[particles]]\nlsl = \"[]\"").expect("toml");
-        assert!(with_systems(&lsl_first, 2).is_err());
+        assert!(with_systems(&lsl_first, 2, 1).is_err());
     }
 
     #[test]

@@ -57,8 +57,17 @@ fn pass_pairs(off: &[PassTiming], on: &[PassTiming]) -> String {
 /// A sweep: each point's figures and their ratios to the first point.
 fn sweep_table(s: &SweepReport) -> String {
     let mut out = format!(
-        "\nsweep {} (RenderVKParticleFog on), ms and ratio to the first point:\n{:<10}  {:>16}  {:>16}  {:>16}  {:>16}  {:>16}  {:>14}  {:>14}\n",
-        s.sweep, "point", "frame GPU", "particle fog", SWEEP_PASSES[0], SWEEP_PASSES[1], "CPU", "carriers", "brick MiB"
+        "\nsweep {} (RenderVKParticleFog on), ms and ratio to the first point:\n{:<10}  {:>16}  {:>16}  {:>16}  {:>16}  {:>16}  {:>16}  {:>14}  {:>14}\n",
+        s.sweep,
+        "point",
+        "frame GPU",
+        "particle fog",
+        SWEEP_PASSES[0],
+        SWEEP_PASSES[1],
+        "CPU",
+        "systems CPU",
+        "carriers",
+        "brick MiB"
     );
     for p in &s.points {
         let f = super::bench::figures(&p.run);
@@ -67,13 +76,14 @@ fn sweep_table(s: &SweepReport) -> String {
             format!("{ms:.3} {:>6}", ratio_text(p.ratios.passes.get(name).copied().flatten()))
         };
         out += &format!(
-            "{:<10}  {:>16}  {:>16}  {:>16}  {:>16}  {:>16}  {:>14}  {:>14}\n",
+            "{:<10}  {:>16}  {:>16}  {:>16}  {:>16}  {:>16}  {:>16}  {:>14}  {:>14}\n",
             p.value,
             format!("{:.3} {:>6}", f.frame_gpu_ms, ratio_text(p.ratios.frame_gpu)),
             format!("{:.3} {:>6}", f.particle_fog_ms, ratio_text(p.ratios.particle_fog)),
             pass(SWEEP_PASSES[0]),
             pass(SWEEP_PASSES[1]),
             format!("{:.3} {:>6}", f.frame_cpu_ms, ratio_text(p.ratios.frame_cpu)),
+            format!("{:.3} {:>6}", f.systems_cpu_ms, ratio_text(p.ratios.systems_cpu)),
             format!("{} {:>6}", f.carriers, ratio_text(p.ratios.carriers)),
             format!("{:.1} {:>6}", mib(f.brick_bytes_used), ratio_text(p.ratios.brick_bytes_used)),
         );
@@ -85,24 +95,34 @@ fn sweep_table(s: &SweepReport) -> String {
 fn summary(runs: &[BenchRun]) -> String {
     let width = runs.iter().map(|r| r.label.len()).max().unwrap_or(3).max(3);
     let mut out = format!(
-        "{:<width$}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>8}  {:>8}  {:>16}\n",
-        "run", "frame GPU", "part. fog", "billboard", "CPU", "wall", "live", "carriers", "bricks MiB/budget"
+        "{:<width$}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>8}  {:>8}  {:>16}\n",
+        "run",
+        "frame GPU",
+        "part. fog",
+        "billboard",
+        "CPU",
+        "sys. CPU",
+        "wall",
+        "live",
+        "carriers",
+        "bricks MiB/budget"
     );
     for r in runs {
         let (used, budget) = r.fog.as_ref().map_or((0, 0), |f| (f.brick_bytes_used, f.brick_bytes_budget));
         out += &format!(
-            "{:<width$}  {:>9.3}  {:>9.3}  {:>9.3}  {:>9.3}  {:>9.3}  {:>8}  {:>8}  {:>16}\n",
+            "{:<width$}  {:>9.3}  {:>9.3}  {:>9.3}  {:>9.3}  {:>9.3}  {:>9.3}  {:>8}  {:>8}  {:>16}\n",
             r.label,
             r.frame_gpu_ms,
             r.particle_fog_ms.total_ms,
             r.billboards_ms.total_ms,
             r.frame_cpu_ms,
+            r.systems_cpu_ms,
             r.frame_wall_ms,
             r.particles_live.map_or_else(|| "-".into(), |n| n.to_string()),
             r.fog.as_ref().map_or(0, |f| f.carriers),
             format!("{:.1}/{:.1}", mib(used), mib(budget)),
         );
     }
-    out += "GPU figures: per-pass medians over the timed frames, totals summed from them; CPU: a frame's wall clock less its wait for the GPU.\n";
+    out += "GPU figures: per-pass medians over the timed frames, totals summed from them; CPU: a frame's wall clock less its wait for the GPU; sys. CPU: its particle systems' share (sources, classification, emitter constants, fog sources).\n";
     out
 }

@@ -80,6 +80,10 @@ pub struct TimingReport {
     /// GPU ([`Gpu::waited`]), i.e. per-system classification and emission constants, recording
     /// and submission (and, with `--validation`, the layer's checks).
     pub frame_cpu_ms: f64,
+    /// Median CPU time of a timed frame's particle-system work, ms
+    /// ([`HostRenderer::systems_cpu`]: sources, classification, emitter constants, fog sources):
+    /// the part of `frame_cpu_ms` that grows with the systems.
+    pub systems_cpu_ms: f64,
     /// Live particles after the last frame, every system together (absent without particles).
     pub particles_live: Option<u32>,
     /// The particle fog in the last frame (absent while `RenderVKParticleFog` is off or nothing
@@ -129,6 +133,7 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
     gpu.profiler.clear();
     let mut wall_ms = Vec::with_capacity(job.frames as usize);
     let mut cpu_ms = Vec::with_capacity(job.frames as usize);
+    let mut systems_cpu_ms = Vec::with_capacity(job.frames as usize);
     for frame in 0..job.frames {
         let t = (job.warmup + frame) as f32 / job.fps;
         let (started, waited) = (std::time::Instant::now(), gpu.waited());
@@ -136,6 +141,7 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
         let wall = started.elapsed();
         wall_ms.push(wall.as_secs_f64() * 1e3);
         cpu_ms.push(wall.saturating_sub(gpu.waited() - waited).as_secs_f64() * 1e3);
+        systems_cpu_ms.push(renderer.systems_cpu.as_secs_f64() * 1e3);
         let last = frame + 1 == job.frames;
         if !job.last_only || last {
             let name = if job.frames == 1 || job.last_only {
@@ -177,6 +183,7 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
         passes: gpu.profiler.timings(),
         frame_wall_ms: median(&mut wall_ms),
         frame_cpu_ms: median(&mut cpu_ms),
+        systems_cpu_ms: median(&mut systems_cpu_ms),
         particles_live,
         fog: renderer.fog_stats(),
         features_off: renderer.features_off.list().to_vec(),

@@ -122,6 +122,10 @@ pub struct HostRenderer {
     frame_buf: Buffer,
     /// The render targets.
     pub targets: Targets,
+    /// CPU time the last [`HostRenderer::render`] spent on the particle systems (sources,
+    /// classification and cross-fades, emitter constants, the fog's sources and bricks' set-up):
+    /// the per-system CPU work of a frame, which must not grow with the particles.
+    pub systems_cpu: std::time::Duration,
     frame_index: u32,
 }
 
@@ -148,6 +152,7 @@ impl HostRenderer {
                 location: MemoryLocation::CpuToGpu,
             })?,
             targets: Targets::new(gpu, width, height)?,
+            systems_cpu: std::time::Duration::ZERO,
             frame_index: 0,
         })
     }
@@ -189,7 +194,9 @@ impl HostRenderer {
     ) -> Result<()> {
         let (cam, view) = self.begin_frame(world, scene, settings, time_s);
         self.prepare_froxel(gpu, scene, settings, &view)?;
+        let started = std::time::Instant::now();
         let particles_on = self.prepare_particles(gpu, scene, settings, time_s)?;
+        self.systems_cpu = started.elapsed();
         let background = scene.ambient.sky.extend(1.0).to_array();
         gpu.submit(|rec| {
             self.record_host(rec, world, background)?;
