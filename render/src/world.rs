@@ -8,6 +8,7 @@ use glam::{Mat4, Vec3};
 
 use crate::error::{RenderError, Result};
 use crate::gpu_types::{GpuLight, GpuObject, ShadowView};
+use crate::passes::opaque::bvh::{Bvh, Triangle};
 use crate::scene::{mesh_for, LightKind, Scene};
 use crate::textures;
 use crate::view::{self, CameraView, CASCADES};
@@ -79,6 +80,12 @@ pub struct World {
     pub objects: Buffer,
     /// One draw per object.
     pub draws: Vec<Draw>,
+    /// `GpuBvhNode`s of every object's triangles in world space (`host.opaque` casts through them).
+    pub bvh_nodes: Buffer,
+    /// `GpuRayTriangle`s in the hierarchy's leaf order.
+    pub bvh_triangles: Buffer,
+    /// Nodes in `bvh_nodes` (0: nothing to hit).
+    pub bvh_node_count: u32,
     /// `GpuLight` per light (at least one slot, so the buffer is never empty).
     pub lights: Buffer,
     /// Number of lights.
@@ -102,13 +109,17 @@ pub struct World {
 impl World {
     /// Uploads `scene`.
     pub fn new(gpu: &mut Gpu, scene: &Scene) -> Result<World> {
-        let (vertex_bytes, index_bytes, draws, objects) = build_meshes(scene);
+        let (vertex_bytes, index_bytes, draws, objects, triangles) = build_meshes(scene);
+        let bvh = Bvh::build(triangles);
         let storage = vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_DST;
         let vertices =
             upload(gpu, "world.vertices", &vertex_bytes, vk::BufferUsageFlags::VERTEX_BUFFER | storage)?;
         let indices =
             upload(gpu, "world.indices", &index_bytes, vk::BufferUsageFlags::INDEX_BUFFER | storage)?;
         let objects = upload(gpu, "world.objects", bytemuck::cast_slice(&objects), storage)?;
+        let bvh_nodes = upload(gpu, "world.bvh_nodes", bytemuck::cast_slice(&bvh.nodes), storage)?;
+        let bvh_triangles =
+            upload(gpu, "world.bvh_triangles", bytemuck::cast_slice(&bvh.triangles), storage)?;
         let (projector_images, projector_layer_of) = load_projector_textures(scene)?;
         let (gpu_lights, shadow_layers) = build_lights(scene, &projector_layer_of);
         let light_count = gpu_lights.len() as u32;
@@ -138,6 +149,9 @@ impl World {
             indices,
             objects,
             draws,
+            bvh_node_count: bvh.nodes.len() as u32,
+            bvh_nodes,
+            bvh_triangles,
             lights,
             light_count,
             projector_tex,
@@ -232,11 +246,17 @@ fn upload(gpu: &mut Gpu, name: &str, bytes: &[u8], usage: vk::BufferUsageFlags) 
     Ok(buf)
 }
 
-type MeshData = (Vec<u8>, Vec<u8>, Vec<Draw>, Vec<GpuObject>);
+/// Every triangle of `scene`'s objects in world space (what `host.opaque` casts rays at).
+pub fn scene_triangles(scene: &Scene) -> Vec<Triangle> {
+    build_meshes(scene).4
+}
+
+/// Vertex bytes, index bytes, draws, objects and every triangle in world space.
+type MeshData = (Vec<u8>, Vec<u8>, Vec<Draw>, Vec<GpuObject>, Vec<Triangle>);
 
 fn build_meshes(scene: &Scene) -> MeshData {
-    let (mut vertices, mut indices, mut draws, mut objects) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut vertices, mut indices, mut draws, mut objects, mut triangles) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut vertex_count = 0usize;
     for (i, object) in scene.objects.iter().enumerate() {
         let mesh = mesh_for(&object.shape);
@@ -255,14 +275,25 @@ fn build_meshes(scene: &Scene) -> MeshData {
         }
         vertex_count += mesh.positions.len();
         indices.extend(mesh.indices.iter().flat_map(|i| i.to_le_bytes()));
+        let normal_from_local = world_from_local.inverse().transpose();
+        for corners in mesh.indices.chunks_exact(3) {
+            let corner = |k: usize| corners[k] as usize;
+            triangles.push(Triangle {
+                p: [0, 1, 2].map(|k| world_from_local.transform_point3(mesh.positions[corner(k)].into())),
+                n: [0, 1, 2].map(|k| {
+                    normal_from_local.transform_vector3(mesh.normals[corner(k)].into()).normalize_or_zero()
+                }),
+                object: i as u32,
+            });
+        }
         objects.push(GpuObject {
             world_from_local: world_from_local.to_cols_array_2d(),
-            normal_from_local: world_from_local.inverse().transpose().to_cols_array_2d(),
+            normal_from_local: normal_from_local.to_cols_array_2d(),
             albedo: object.albedo.extend(1.0).to_array(),
             emissive: object.emissive.extend(0.0).to_array(),
         });
     }
-    (vertices, indices, draws, objects)
+    (vertices, indices, draws, objects, triangles)
 }
 
 /// Bytes of one shadow-atlas layer (D32: four bytes a texel).

@@ -88,7 +88,7 @@ impl Targets {
             depth: image(
                 "frame.depth",
                 DEPTH_FORMAT,
-                U::DEPTH_STENCIL_ATTACHMENT | U::SAMPLED | U::TRANSFER_SRC,
+                U::DEPTH_STENCIL_ATTACHMENT | U::SAMPLED | U::TRANSFER_SRC | U::TRANSFER_DST,
             )?,
             ldr: image("frame.ldr", HUD_TARGET_FORMAT, U::STORAGE | U::TRANSFER_SRC | U::COLOR_ATTACHMENT)?,
             glow: image("frame.glow", glow::MASK_FORMAT, U::COLOR_ATTACHMENT | U::SAMPLED | U::TRANSFER_SRC)?,

@@ -91,6 +91,41 @@ gpu_struct! {
 }
 
 gpu_struct! {
+    size = 48;
+    /// One node of the opaque geometry's bounding-volume hierarchy (`host.opaque` casts rays
+    /// through it): an inner node's children are `first` and `first + 1`; a leaf holds the
+    /// triangles `first .. first + count`. (Indices kept out of float lanes: as float bits they
+    /// are denormals, which a GPU may flush to zero.)
+    pub struct GpuBvhNode {
+        /// Box minimum (xyz), world m; w unused.
+        pub lo: [f32; 4],
+        /// Box maximum (xyz), world m; w unused.
+        pub hi: [f32; 4],
+        /// x: `first`; y: `count` (0 for an inner node); zw unused.
+        pub first_count: [u32; 4],
+    }
+}
+
+gpu_struct! {
+    size = 96;
+    /// One opaque triangle in world space, for `host.opaque`'s ray cast.
+    pub struct GpuRayTriangle {
+        /// Corner 0 (xyz), m; w: the object index (a whole number, exact below 2^24).
+        pub p0: [f32; 4],
+        /// Corner 1, m.
+        pub p1: [f32; 4],
+        /// Corner 2, m.
+        pub p2: [f32; 4],
+        /// Unit normal at corner 0 (world).
+        pub n0: [f32; 4],
+        /// Unit normal at corner 1.
+        pub n1: [f32; 4],
+        /// Unit normal at corner 2.
+        pub n2: [f32; 4],
+    }
+}
+
+gpu_struct! {
     size = 16;
     /// Per-draw push constants of the geometry passes.
     pub struct DrawPush {

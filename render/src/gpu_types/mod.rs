@@ -78,7 +78,8 @@ mod particles;
 
 pub use fog::{BrickUniform, FogMarchPush, FogUniform, GpuFogSource, GpuFogVolume};
 pub use host::{
-    DrawPush, FillParams, FrameUniform, GlowPush, GpuLight, GpuObject, ShadowView, TonemapBloom, TonemapPush,
+    DrawPush, FillParams, FrameUniform, GlowPush, GpuBvhNode, GpuLight, GpuObject, GpuRayTriangle,
+    ShadowView, TonemapBloom, TonemapPush,
 };
 pub use particles::{
     BatchPush, BillboardPush, GpuBurst, GpuDrawIndirect, GpuEmitter, GpuParticle, GpuParticleCounters,
@@ -97,6 +98,8 @@ pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
         entry::<ShadowView>(),
         entry::<GpuObject>(),
         entry::<DrawPush>(),
+        entry::<GpuBvhNode>(),
+        entry::<GpuRayTriangle>(),
         entry::<TonemapPush>(),
         entry::<FogUniform>(),
         entry::<GpuFogVolume>(),

@@ -48,6 +48,24 @@ struct GpuObject {
     vec4 emissive;            // rgb radiance; w unused
 };
 
+// One node of the opaque geometry's bounding-volume hierarchy: an inner node's children are
+// `first` and `first + 1`; a leaf (count > 0) holds the triangles first .. first + count.
+struct GpuBvhNode {
+    vec4 lo;                  // box minimum (xyz, world m)
+    vec4 hi;                  // box maximum
+    uvec4 first_count;        // x: first; y: count (0: inner node)
+};
+
+// One opaque triangle in world space, for host.opaque's ray cast.
+struct GpuRayTriangle {
+    vec4 p0;                  // corner 0 (xyz, m); w: object index (a whole number)
+    vec4 p1;
+    vec4 p2;
+    vec4 n0;                  // unit world normals at the corners
+    vec4 n1;
+    vec4 n2;
+};
+
 // Per-draw push constants of the geometry passes.
 struct DrawPush {
     uint object;

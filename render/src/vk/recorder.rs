@@ -223,6 +223,29 @@ impl<'a> Recorder<'a> {
         unsafe { self.device().cmd_copy_buffer(self.cmd, src.raw, dst.raw, &[region]) };
     }
 
+    /// Copies tightly packed texels from the start of `src` into the first layer of `dst` (its
+    /// colour or depth aspect). A body-level command: the enclosing pass declares `src` as
+    /// `TransferRead` and `dst` as `TransferWrite`.
+    pub fn copy_buffer_to_image(&self, src: &Buffer, dst: &Image, texel_bytes: u64) {
+        let e = dst.extent;
+        if u64::from(e.width) * u64::from(e.height) * u64::from(e.depth) * texel_bytes > src.size {
+            crate::error::bug(&format!("copy of {} into {}: too small", src.name, dst.name));
+        }
+        let layer = vk::ImageSubresourceLayers::default().aspect_mask(dst.aspect()).layer_count(1);
+        let region = vk::BufferImageCopy::default().image_subresource(layer).image_extent(e);
+        // SAFETY: both are alive, the buffer holds the whole extent (checked above) and the image is
+        // in TRANSFER_DST_OPTIMAL through the enclosing pass's declared use.
+        unsafe {
+            self.device().cmd_copy_buffer_to_image(
+                self.cmd,
+                src.raw,
+                dst.raw,
+                vk::ImageLayout::TRANSFER_DST_OPTIMAL,
+                &[region],
+            )
+        };
+    }
+
     /// Writes `words` at the start of `buf` in the command stream (vkCmdUpdateBuffer; at most 64 KiB),
     /// as a pass named `<buffer>.update`.
     pub fn update_buffer(&mut self, buf: &Buffer, words: &[u32]) {

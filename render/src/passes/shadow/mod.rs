@@ -26,14 +26,9 @@ pub struct ShadowPass {
     pipeline: GraphicsPipeline,
 }
 
-/// The geometry passes' view of the shared vertex buffer: position (location 0, at byte 0) and,
-/// with `normals`, the normal (location 1, at byte 12). The uv at byte 24 is for passes that texture.
-pub fn vertex_layout(normals: bool) -> VertexLayout {
-    let mut attributes = vec![(0, vk::Format::R32G32B32_SFLOAT, 0)];
-    if normals {
-        attributes.push((1, vk::Format::R32G32B32_SFLOAT, 12));
-    }
-    VertexLayout { stride: VERTEX_BYTES, attributes }
+/// The shadow pass's view of the shared vertex buffer: the position (location 0, at byte 0).
+fn vertex_layout() -> VertexLayout {
+    VertexLayout { stride: VERTEX_BYTES, attributes: vec![(0, vk::Format::R32G32B32_SFLOAT, 0)] }
 }
 
 impl ShadowPass {
@@ -44,7 +39,7 @@ impl ShadowPass {
             vertex: shaders::PASSES_SHADOW_SHADOW_VERT,
             fragment: None,
             push_size: std::mem::size_of::<DrawPush>() as u32,
-            vertex_layout: Some(vertex_layout(false)),
+            vertex_layout: Some(vertex_layout()),
             color_formats: &[],
             depth_format: Some(vk::Format::D32_SFLOAT),
             depth_test: true,
