@@ -58,26 +58,7 @@ impl Gpu {
         staging.write(0, bytes);
         self.submit_untimed(|rec| {
             let uses = [Use::Buffer(&staging, Access::TransferRead), Use::Image(dst, Access::TransferWrite)];
-            rec.pass("gpu.upload", &uses, |rec| {
-                let region = vk::BufferImageCopy::default()
-                    .image_subresource(
-                        vk::ImageSubresourceLayers::default()
-                            .aspect_mask(dst.aspect())
-                            .layer_count(dst.layers),
-                    )
-                    .image_extent(e);
-                // SAFETY: the image is in TRANSFER_DST_OPTIMAL (declared above); the staging buffer
-                // holds every texel of every layer (checked above).
-                unsafe {
-                    rec.device().cmd_copy_buffer_to_image(
-                        rec.cmd,
-                        staging.raw,
-                        dst.raw,
-                        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                        &[region],
-                    )
-                };
-            });
+            rec.pass("gpu.upload", &uses, |rec| rec.copy_buffer_to_image(&staging, dst, texel));
             Ok(())
         })
     }

@@ -223,15 +223,16 @@ impl<'a> Recorder<'a> {
         unsafe { self.device().cmd_copy_buffer(self.cmd, src.raw, dst.raw, &[region]) };
     }
 
-    /// Copies tightly packed texels from the start of `src` into the first layer of `dst` (its
-    /// colour or depth aspect). A body-level command: the enclosing pass declares `src` as
-    /// `TransferRead` and `dst` as `TransferWrite`.
+    /// Copies tightly packed texels of every layer (layer after layer) from the start of `src` into
+    /// `dst` (its colour or depth aspect). A body-level command: the enclosing pass declares `src`
+    /// as `TransferRead` and `dst` as `TransferWrite`.
     pub fn copy_buffer_to_image(&self, src: &Buffer, dst: &Image, texel_bytes: u64) {
         let e = dst.extent;
-        if u64::from(e.width) * u64::from(e.height) * u64::from(e.depth) * texel_bytes > src.size {
+        let layers = u64::from(dst.layers);
+        if u64::from(e.width) * u64::from(e.height) * u64::from(e.depth) * layers * texel_bytes > src.size {
             crate::error::bug(&format!("copy of {} into {}: too small", src.name, dst.name));
         }
-        let layer = vk::ImageSubresourceLayers::default().aspect_mask(dst.aspect()).layer_count(1);
+        let layer = vk::ImageSubresourceLayers::default().aspect_mask(dst.aspect()).layer_count(dst.layers);
         let region = vk::BufferImageCopy::default().image_subresource(layer).image_extent(e);
         // SAFETY: both are alive, the buffer holds the whole extent (checked above) and the image is
         // in TRANSFER_DST_OPTIMAL through the enclosing pass's declared use.
