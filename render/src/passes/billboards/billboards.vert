@@ -126,7 +126,6 @@ void main() {
     }
     glow = corner_glow;
     layer = source_layer[p.ids.x];
-    glow = p.offset_glow.w;
     if (hud) {
         float half_width = HUD_HALF_HEIGHT * frame.screen.x / frame.screen.y;
         gl_Position = vec4(-world_pos.y / half_width, -world_pos.z / HUD_HALF_HEIGHT, HUD_DEPTH, 1.0);
