@@ -39,6 +39,10 @@ pub struct Draw {
     pub index_count: u32,
     /// Added to each index.
     pub vertex_offset: i32,
+    /// World-space bounds of the object, minimum corner, m.
+    pub lo: Vec3,
+    /// World-space bounds, maximum corner, m.
+    pub hi: Vec3,
 }
 
 /// What a shadow-atlas layer is for.
@@ -174,6 +178,14 @@ impl World {
             .collect()
     }
 
+    /// Whether `draw` can cast into atlas layer `layer` as this frame views it
+    /// ([`may_cast_into`]); `host.shadow` skips the draws that cannot.
+    pub fn layer_sees(&self, layer: u32, draw: &Draw) -> bool {
+        self.views
+            .get(layer as usize)
+            .is_none_or(|v| may_cast_into(Mat4::from_cols_array_2d(&v.clip_from_world), draw.lo, draw.hi))
+    }
+
     /// Forgets what every shadow layer holds, so the next frame draws them all (for a caller that
     /// changed what casts shadows).
     pub fn invalidate_shadows(&mut self) {
@@ -246,6 +258,24 @@ fn upload(gpu: &mut Gpu, name: &str, bytes: &[u8], usage: vk::BufferUsageFlags) 
     Ok(buf)
 }
 
+/// Whether any part of the box `lo..hi` can fall inside the view `clip_from_world`: false only
+/// when all eight corners lie beyond the same side plane or beyond the far plane (clip-space
+/// half-spaces, so it holds for perspective views too). Never culled by the near plane: a caster
+/// between a light and the volume it views still shades that volume.
+pub fn may_cast_into(clip_from_world: Mat4, lo: Vec3, hi: Vec3) -> bool {
+    let corners = (0..8).map(|i| {
+        let pick = |bit: usize, a: f32, b: f32| if i & bit == 0 { a } else { b };
+        clip_from_world * glam::Vec4::new(pick(1, lo.x, hi.x), pick(2, lo.y, hi.y), pick(4, lo.z, hi.z), 1.0)
+    });
+    let corners: Vec<glam::Vec4> = corners.collect();
+    let outside = |beyond: &dyn Fn(&glam::Vec4) -> bool| corners.iter().all(beyond);
+    !(outside(&|c| c.x < -c.w)
+        || outside(&|c| c.x > c.w)
+        || outside(&|c| c.y < -c.w)
+        || outside(&|c| c.y > c.w)
+        || outside(&|c| c.z > c.w))
+}
+
 /// Every triangle of `scene`'s objects in world space (what `host.opaque` casts rays at).
 pub fn scene_triangles(scene: &Scene) -> Vec<Triangle> {
     build_meshes(scene).4
@@ -262,11 +292,16 @@ fn build_meshes(scene: &Scene) -> MeshData {
         let mesh = mesh_for(&object.shape);
         let t = &object.transform;
         let world_from_local = Mat4::from_scale_rotation_translation(t.scale, t.rotation, t.position);
+        let world_points = mesh.positions.iter().map(|p| world_from_local.transform_point3((*p).into()));
+        let (lo, hi) =
+            world_points.fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| (lo.min(p), hi.max(p)));
         draws.push(Draw {
             object: i as u32,
             first_index: (indices.len() / 4) as u32,
             index_count: mesh.indices.len() as u32,
             vertex_offset: vertex_count as i32,
+            lo,
+            hi,
         });
         for ((p, n), uv) in mesh.positions.iter().zip(&mesh.normals).zip(&mesh.uvs) {
             for f in p.iter().chain(n).chain(uv) {
@@ -447,5 +482,43 @@ mod shadow_atlas_tests {
         ] {
             assert!(text.contains(&part), "{part:?} missing from: {text}");
         }
+    }
+}
+
+#[cfg(test)]
+mod shadow_culling_tests {
+    use super::*;
+
+    /// An orthographic view down -z over x, y in -5..5 and depths 0..20 below z = 10 (a sun
+    /// cascade's shape).
+    fn sun_view() -> Mat4 {
+        let view = Mat4::look_at_rh(Vec3::new(0.0, 0.0, 10.0), Vec3::ZERO, Vec3::Y);
+        Mat4::orthographic_rh(-5.0, 5.0, -5.0, 5.0, 0.0, 20.0) * view
+    }
+
+    #[test]
+    fn boxes_beside_or_beyond_a_view_are_culled_and_casters_in_front_of_it_kept() {
+        let m = sun_view();
+        let unit = |c: Vec3| (c - Vec3::splat(0.5), c + Vec3::splat(0.5));
+        let sees = |c: Vec3| {
+            let (lo, hi) = unit(c);
+            may_cast_into(m, lo, hi)
+        };
+        assert!(sees(Vec3::ZERO), "inside");
+        assert!(sees(Vec3::new(5.3, 0.0, 0.0)), "straddling a side");
+        assert!(!sees(Vec3::new(7.0, 0.0, 0.0)) && !sees(Vec3::new(0.0, -7.0, 0.0)), "beside");
+        assert!(!sees(Vec3::new(0.0, 0.0, -12.0)), "beyond the far plane");
+        assert!(sees(Vec3::new(0.0, 0.0, 14.0)), "between the light and the near plane: casts");
+    }
+
+    #[test]
+    fn a_perspective_view_culls_what_lies_outside_its_cone() {
+        let view = Mat4::look_at_rh(Vec3::ZERO, Vec3::NEG_Z, Vec3::Y);
+        let m = Mat4::perspective_rh(std::f32::consts::FRAC_PI_2, 1.0, 0.1, 10.0) * view;
+        let sees = |c: Vec3| may_cast_into(m, c - Vec3::splat(0.2), c + Vec3::splat(0.2));
+        assert!(sees(Vec3::new(0.0, 0.0, -5.0)));
+        assert!(!sees(Vec3::new(6.0, 0.0, -2.0)), "outside the 90-degree cone");
+        assert!(!sees(Vec3::new(0.0, 0.0, -12.0)), "beyond the range");
+        assert!(!sees(Vec3::new(0.0, 0.0, 3.0)), "behind the light");
     }
 }

@@ -70,7 +70,7 @@ impl ShadowPass {
                 rec.bind_graphics(&self.pipeline, &bindings, bytemuck::bytes_of(&DrawPush::default()));
                 rec.set_depth_bias(DEPTH_BIAS_CONSTANT, DEPTH_BIAS_SLOPE);
                 rec.bind_mesh(&world.vertices, &world.indices);
-                for d in &world.draws {
+                for d in world.draws.iter().filter(|d| world.layer_sees(layer, d)) {
                     let push = DrawPush { object: d.object, view: layer, ..Default::default() };
                     rec.push_graphics_constants(&self.pipeline, bytemuck::bytes_of(&push));
                     rec.draw_indexed(d.index_count, d.first_index, d.vertex_offset);
