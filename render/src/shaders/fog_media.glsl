@@ -76,4 +76,10 @@ void fog_in_scatter(vec3 pos, float half_m, out vec3 lit_hist, out vec3 lit_now)
     }
 }
 
+// Rays per pixel of the per-pixel fog (the reference), on a rotated 2x2 grid: a light seen inside
+// the fog is sharper than a pixel, and one ray per pixel would alias it into single-pixel sparkles.
+const int FOG_PIXEL_RAYS = 4;
+const vec2 FOG_PIXEL_RAY_OFFSETS[FOG_PIXEL_RAYS] =
+    vec2[](vec2(-0.125, -0.375), vec2(0.375, -0.125), vec2(0.125, 0.375), vec2(-0.375, 0.125));
+
 #endif

@@ -15,7 +15,8 @@ use crate::world::World;
 
 /// The pass name.
 pub const NAME: &str = "fog.reference";
-const TILE: u32 = 8;
+/// Pixels (of one row) per workgroup, as in the shader.
+const PIXELS_PER_GROUP: u32 = 8;
 
 /// The reference pass's pipeline.
 pub struct FogReferencePass {
@@ -46,7 +47,7 @@ impl FogReferencePass {
             Binding::StorageImage(hdr, Access::ComputeWrite),
         ]);
         let (w, h) = (hdr.extent.width, hdr.extent.height);
-        let groups = Groups::Direct([w.div_ceil(TILE), h.div_ceil(TILE), 1]);
+        let groups = Groups::Direct([w.div_ceil(PIXELS_PER_GROUP), h, 1]);
         rec.compute(NAME, &self.pipeline, &bindings, &[], groups);
     }
 }
