@@ -294,3 +294,44 @@ fn a_moved_projector_leaves_under_five_percent_of_its_light_after_eight_frames()
         Ok(())
     });
 }
+
+/// Fog lit by a projector beside a camera that slides sideways (`camera_x`).
+fn sliding_camera_scene(camera_x: f32) -> String {
+    projector_scene(0.0).replace(
+        "position = [0.0, 3.0, 3.0]\n        target = [0.0, 10.0, 3.0]",
+        &format!("position = [{camera_x}, 3.0, 3.0]\n        target = [{camera_x}, 10.0, 3.0]"),
+    )
+}
+
+/// Root mean square of the difference of two images' RGB.
+fn rms_difference(a: &Frame, b: &Frame) -> f32 {
+    let sum: f32 =
+        a.hdr.iter().zip(&b.hdr).map(|(p, q)| (0..3).map(|c| (p[c] - q[c]).powi(2)).sum::<f32>()).sum();
+    (sum / (a.hdr.len() * 3) as f32).sqrt()
+}
+
+#[test]
+fn a_moved_camera_leaves_under_five_percent_of_the_old_view_after_eight_frames() {
+    let dir = temp_dir("camera-ghost");
+    write_red_texture(&dir);
+    gpu_test(|gpu| {
+        let before = parse(&sliding_camera_scene(0.0), &dir.join("a.toml"))?;
+        let after = parse(&sliding_camera_scene(1.5), &dir.join("b.toml"))?;
+        assert_ne!(after.camera.position, before.camera.position, "the scene's camera moved");
+        let mut moved = HostRenderer::new(gpu, W, H)?;
+        let old_view = frames_of(gpu, &mut moved, &before, 16)?;
+        // The camera jumps 1.5 m sideways; the fog history still holds the old view's froxels.
+        let trailing = frames_of(gpu, &mut moved, &after, GHOST_FRAMES)?;
+        let mut fresh = HostRenderer::new(gpu, W, H)?;
+        let settled = frames_of(gpu, &mut fresh, &after, 16 + GHOST_FRAMES)?;
+        let change = rms_difference(&old_view, &settled);
+        let left = rms_difference(&trailing, &settled);
+        eprintln!("camera moved: {left} of the change {change} left after {GHOST_FRAMES} frames");
+        assert!(change > 1e-3, "the move changes the image: {change}");
+        assert!(
+            left < GHOST_LIMIT * change,
+            "after {GHOST_FRAMES} frames {left} of the change {change} is left"
+        );
+        Ok(())
+    });
+}

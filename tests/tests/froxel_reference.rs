@@ -4,13 +4,17 @@
 //! minus the image without fog) must match the reference's within a relative RMSE of 0.25 in the
 //! first frame (no history) and 0.15 after 16 frames (the temporal passes converged), over the
 //! pixels the fog changes. And the converged fog of the still scene does not flicker: frame to
-//! frame it changes by under 1 % of its contribution (RMS over the image).
+//! frame it changes by under 1 % of its contribution (RMS over the image). A point light seen
+//! inside the fog (whose glow near the light fog.apply adds per pixel, the froxels the rest) glows
+//! as in the reference, pixel by pixel and ring by ring around it, with no seam where the per-pixel
+//! part ends.
 
 use std::path::PathBuf;
 
+use pf_tests::frame::temp_dir;
 use pf_tests::gpu_test;
 use render::frame::HostRenderer;
-use render::scene::{load, Scene};
+use render::scene::{load, parse, Scene};
 use render::world::World;
 use settings::Settings;
 
@@ -49,27 +53,29 @@ fn render_frames(
 }
 
 /// Relative RMSE of `got - base` against `want - base` over the pixels where the reference
-/// contribution is at least [`CHANGED_FRACTION`] of its mean; also returns that pixel count.
-fn relative_rmse(got: &[[f32; 3]], want: &[[f32; 3]], base: &[[f32; 3]]) -> (f32, usize) {
+/// contribution is at least [`CHANGED_FRACTION`] of its mean; also returns that pixel count and the
+/// share of the squared error carried by the 10 and the 100 worst pixels (to tell a few sharp
+/// features from a spread error).
+fn relative_rmse(got: &[[f32; 3]], want: &[[f32; 3]], base: &[[f32; 3]]) -> (f32, usize, [f64; 2]) {
     let contribution =
         |img: &[[f32; 3]], i: usize| -> [f32; 3] { std::array::from_fn(|c| img[i][c] - base[i][c]) };
     let magnitude = |v: [f32; 3]| v.iter().map(|c| c.abs()).sum::<f32>();
     let n = base.len();
     let mean = (0..n).map(|i| magnitude(contribution(want, i))).sum::<f32>() / n as f32;
-    let (mut err, mut norm, mut count) = (0.0f64, 0.0f64, 0usize);
+    let (mut errors, mut norm) = (Vec::new(), 0.0f64);
     for i in 0..n {
         let w = contribution(want, i);
         if magnitude(w) < CHANGED_FRACTION * mean {
             continue;
         }
         let g = contribution(got, i);
-        count += 1;
-        for c in 0..3 {
-            err += f64::from(g[c] - w[c]).powi(2);
-            norm += f64::from(w[c]).powi(2);
-        }
+        errors.push((0..3).map(|c| f64::from(g[c] - w[c]).powi(2)).sum::<f64>());
+        norm += (0..3).map(|c| f64::from(w[c]).powi(2)).sum::<f64>();
     }
-    ((err / norm.max(1e-30)).sqrt() as f32, count)
+    let err: f64 = errors.iter().sum();
+    errors.sort_by(|a, b| b.total_cmp(a));
+    let share = |k: usize| errors.iter().take(k).sum::<f64>() / err.max(1e-30);
+    ((err / norm.max(1e-30)).sqrt() as f32, errors.len(), [share(10), share(100)])
 }
 
 fn check_scene(name: &str) {
@@ -81,10 +87,11 @@ fn check_scene(name: &str) {
         let base = render_frames(gpu, &scene, &no_fog, 1)?.remove(0);
         let want = render_frames(gpu, &scene, &reference, 1)?.remove(0);
         let frames = render_frames(gpu, &scene, &base_settings, CONVERGED_FRAMES)?;
-        let (first, count) = relative_rmse(&frames[0], &want, &base);
-        let (converged, _) = relative_rmse(&frames[frames.len() - 1], &want, &base);
+        let (first, count, _) = relative_rmse(&frames[0], &want, &base);
+        let (converged, _, [worst_10, worst_100]) = relative_rmse(&frames[frames.len() - 1], &want, &base);
         eprintln!(
-            "{name}: {count} pixels changed by fog; relative RMSE first {first:.4}, converged {converged:.4}"
+            "{name}: {count} pixels changed by fog; relative RMSE first {first:.4}, converged {converged:.4} \
+             (the worst 10 pixels carry {worst_10:.2} of the squared error, the worst 100 {worst_100:.2})"
         );
         assert!(count > (W * H / 10) as usize, "{name}: the fog changes only {count} pixels");
         assert!(first <= 0.25, "{name}: first frame relative RMSE {first}");
@@ -120,4 +127,82 @@ fn dust_sunbeams_still_frames_change_by_under_one_percent_of_the_fog() {
 #[test]
 fn dust_sunbeams_fog_matches_the_reference() {
     check_scene("dust_sunbeams.toml");
+}
+
+#[test]
+fn fog_machine_fog_matches_the_reference() {
+    check_scene("fog_machine.toml");
+}
+
+/// A point light 8 m in front of the camera, at the centre of the picture, in homogeneous
+/// scattering fog; nothing else lit.
+const GLOWING_LIGHT: &str = r#"
+    [camera]
+    position = [0.0, 0.0, 2.0]
+    target = [0.0, 8.0, 2.0]
+    fov_y_deg = 50
+    [sun]
+    illuminance = 0.0
+    [ambient]
+    sky = [0.0, 0.0, 0.0]
+    ground = [0.0, 0.0, 0.0]
+    [height_fog]
+    density = 0.1
+    falloff = 0.0
+    albedo = [1.0, 1.0, 1.0]
+    anisotropy = 0.3
+    [[light]]
+    kind = "point"
+    position = [0.0, 8.0, 2.0]
+    intensity = 20
+    range = 12
+"#;
+
+/// Pixels around the light compared (the per-pixel part reaches 24 at 320x180: 12 froxels).
+const GLOW_RADIUS_PX: f32 = 48.0;
+/// Width of the rings whose means are compared, pixels.
+const RING_PX: f32 = 2.0;
+
+#[test]
+fn a_light_inside_the_fog_glows_as_in_the_reference_with_no_seam() {
+    let dir = temp_dir("glowing-light");
+    gpu_test(|gpu| {
+        let scene = parse(GLOWING_LIGHT, &dir.join("light.toml"))?;
+        let reference = Settings { volumetric_fog_reference: true, ..no_particles() };
+        let want = render_frames(gpu, &scene, &reference, 1)?.remove(0);
+        let got = render_frames(gpu, &scene, &no_particles(), CONVERGED_FRAMES)?
+            .remove(CONVERGED_FRAMES as usize - 1);
+        // Red channel (the light is white); the light is at the picture's centre.
+        let rings = (GLOW_RADIUS_PX / RING_PX) as usize;
+        let (mut ring_want, mut ring_got) = (vec![0.0f64; rings], vec![0.0f64; rings]);
+        let (mut err, mut norm) = (0.0f64, 0.0f64);
+        for y in 0..H {
+            for x in 0..W {
+                let r = (x as f32 + 0.5 - W as f32 / 2.0).hypot(y as f32 + 0.5 - H as f32 / 2.0);
+                if r >= GLOW_RADIUS_PX {
+                    continue;
+                }
+                let i = (y * W + x) as usize;
+                let (w, g) = (f64::from(want[i][0]), f64::from(got[i][0]));
+                err += (g - w).powi(2);
+                norm += w * w;
+                ring_want[(r / RING_PX) as usize] += w;
+                ring_got[(r / RING_PX) as usize] += g;
+            }
+        }
+        let per_pixel = (err / norm).sqrt();
+        eprintln!("per-pixel relative RMSE within {GLOW_RADIUS_PX} px of the light: {per_pixel:.4}");
+        assert!(ring_want[0] > 0.0, "the reference shows the light's glow");
+        assert!(per_pixel <= 0.04, "per-pixel relative RMSE {per_pixel} around the light");
+        for (k, (g, w)) in ring_got.iter().zip(&ring_want).enumerate() {
+            let ratio = g / w;
+            assert!(
+                (ratio - 1.0).abs() <= 0.04,
+                "the ring {}..{} px from the light: froxel fog / reference {ratio}",
+                k as f32 * RING_PX,
+                (k + 1) as f32 * RING_PX
+            );
+        }
+        Ok(())
+    });
 }

@@ -150,7 +150,7 @@ impl FrameFog {
         if reference {
             self.reference.record(rec, lit, fog, depth, hdr);
         } else {
-            self.apply.record(rec, fog, samplers, depth, hdr);
+            self.apply.record(rec, lit, fog, depth, hdr);
         }
     }
 

@@ -27,32 +27,87 @@ void fog_medium(vec3 pos, out float sigma_t, out vec3 sigma_s) {
     }
 }
 
-// The mean of a local light's inverse-square falloff 1 / max(d^2, 0.01) over the segment of the
-// view ray `dir` (unit) from `pos - half_m dir` to `pos + half_m dir`, divided by its value at
-// `pos`. The falloff peaks sharply where a ray passes close to a light, far more sharply than a
-// froxel (or a few samples) can resolve; its integral along a line has a closed form
-// (atan((s1 - c) / h) - atan((s0 - c) / h)) / h, h the ray's distance from the light. So each
-// sample carries the exact mean over its share of the ray, and a light seen inside the fog glows
-// with its true integrated brightness. (The rest of the light's terms, shadow, cone and texture,
-// stay point-sampled.) The 0.1 m floor on h mirrors the 0.01 m^2 floor of light_arriving.
-float inverse_square_mean_ratio(vec3 pos, vec3 dir, float half_m, vec3 light_pos) {
+// Near a local light seen inside the fog its in-scatter peaks like 1 / (the ray's distance from the
+// light), and near its apex a cone or a projector's texture is narrower than a froxel: features a
+// pixel wide, which no froxel can hold. So each local light's falloff 1 / d^2 is split in two by a
+// smooth window w of compact support around the light (x = d / R):
+//   near(d) = w(x) / d^2,   far(d) = (1 - w(x)) / d^2,   w(x) = 1 - 3 x^4 + 2 x^6 (x < 1), 0 beyond.
+// `far` is smooth (w and w' vanish at R), 0 at the light and at most 1 / R^2 inside the window; the
+// froxels carry it. `near` is integrated along each pixel's own rays by fog.apply
+// (fog_near_in_scatter). The two add up to the whole falloff along any ray, so no light is counted
+// twice or lost. R is FOG_NEAR_FROXELS froxels at the light's view depth (at most its range): a
+// fixed size on screen, so the per-pixel work stays bounded, and many froxels wide, so `far` is
+// smooth at the froxels' scale and each cone is several froxels wide where the window ends. (12
+// froxels measured against 4, 8 and 16 on fog_machine: render/README.md, "Froxel fog quality".)
+// The reference takes no split: its fine steps carry the whole falloff.
+const float FOG_NEAR_FROXELS = 12.0;
+
+// Distance (m) of the ray from a light below which the falloff stops growing: the 0.01 m^2 floor of
+// light_arriving's 1 / max(d^2, 0.01).
+const float FOG_LIGHT_FLOOR_M = 0.1;
+
+// Radius R (m) of the near window of a light at `light_pos` with range `range_m`.
+float fog_near_radius(vec3 light_pos, float range_m) {
+    float depth = max(dot(light_pos - frame.camera_pos.xyz, fog.forward_tan.xyz), fog.slices.x);
+    float froxel_m = depth * 2.0 * fog.forward_tan.w * max(fog.right_aspect.w / fog.grid.x, 1.0 / fog.grid.y);
+    return min(FOG_NEAR_FROXELS * froxel_m, range_m);
+}
+
+// The near window w at x^2 = (d / R)^2: 1 at the light, falling to 0 (with zero slope) at R.
+float fog_near_window(float x2) {
+    return x2 < 1.0 ? 1.0 - x2 * x2 * (3.0 - 2.0 * x2) : 0.0;
+}
+
+// Antiderivative, along a line at distance h from a light (t: distance along the line from the
+// point nearest the light, d^2 = h^2 + t^2), of near(d) - 1 / d^2 = (-3 d^2 / R^2 + 2 d^4 / R^4) / R^2
+// (inside the window).
+float near_minus_full_integral(float t, float h, float r) {
+    float h2 = h * h;
+    float t2 = t * t;
+    float r2 = r * r;
+    float d2_integral = t * (h2 + t2 / 3.0);
+    float d4_integral = t * (h2 * h2 + t2 * (2.0 / 3.0 * h2 + t2 / 5.0));
+    return (-3.0 * d2_integral + 2.0 * d4_integral / r2) / (r2 * r2);
+}
+
+// The mean of a local light's falloff over the segment of the view ray `dir` (unit) from
+// `pos - half_m dir` to `pos + half_m dir`, divided by its value 1 / max(d^2, 0.01) at `pos`: the
+// full inverse square (near_r = 0) or its `far` part (near_r = R). The falloff peaks sharply where a
+// ray passes close to a light, far more sharply than a froxel (or a few samples) can resolve; its
+// integral along a line has a closed form (atan((t1) / h) - atan(t0 / h)) / h, h the ray's
+// distance from the light (at least FOG_LIGHT_FLOOR_M), and so has the `near` part's (polynomial in
+// t inside the window). So each sample carries the exact mean over its share of the ray. (The rest
+// of the light's terms, shadow, cone and texture, stay point-sampled.)
+float inverse_square_mean_ratio(vec3 pos, vec3 dir, float half_m, vec3 light_pos, float near_r) {
     vec3 to_light = light_pos - pos;
-    float d2 = max(dot(to_light, to_light), 0.01);
-    if (half_m <= 0.0) {
-        return 1.0;
-    }
+    float d2 = max(dot(to_light, to_light), FOG_LIGHT_FLOOR_M * FOG_LIGHT_FLOOR_M);
     float c = dot(to_light, dir);
-    float h = sqrt(max(d2 - c * c, 0.01));
-    float integral = (atan((half_m - c) / h) + atan((half_m + c) / h)) / h;
-    return integral / (2.0 * half_m) * d2;
+    float h2 = max(d2 - c * c, FOG_LIGHT_FLOOR_M * FOG_LIGHT_FLOOR_M);
+    float tc = sqrt(max(near_r * near_r - h2, 0.0));
+    if (half_m <= 0.0) {
+        return 1.0 - fog_near_window((h2 + c * c) / max(near_r * near_r, 1e-12));
+    }
+    float h = sqrt(h2);
+    float t0 = -half_m - c;
+    float t1 = half_m - c;
+    float integral = (atan(t1 / h) - atan(t0 / h)) / h;
+    if (tc > 0.0) {
+        float u0 = clamp(t0, -tc, tc);
+        float u1 = clamp(t1, -tc, tc);
+        // Minus the near part inside the window: its full-falloff share and the polynomial rest.
+        integral -= (atan(u1 / h) - atan(u0 / h)) / h;
+        integral -= near_minus_full_integral(u1, h, near_r) - near_minus_full_integral(u0, h, near_r);
+    }
+    return max(integral, 0.0) / (2.0 * half_m) * d2;
 }
 
 // Radiance arriving at `pos` and scattered toward the camera (phase included, before the scattering
 // coefficient): the sun through its cascades, ambient sky, and every volumetric local light, whose
 // falloff is averaged over `half_m` metres either side of `pos` along the view ray
-// (inverse_square_mean_ratio). Lights that keep temporal history go to `lit_hist`, the others to
-// `lit_now`.
-void fog_in_scatter(vec3 pos, float half_m, out vec3 lit_hist, out vec3 lit_now) {
+// (inverse_square_mean_ratio): all of it (`near_split` false, the reference) or its `far` part
+// (`near_split` true, the froxels; fog.apply adds the `near` part per pixel). Lights that keep
+// temporal history go to `lit_hist`, the others to `lit_now`.
+void fog_in_scatter(vec3 pos, float half_m, bool near_split, out vec3 lit_hist, out vec3 lit_now) {
     vec3 view_dir = normalize(pos - frame.camera_pos.xyz);
     float g = fog.height_fog.w;
     float sun_phase = henyey_greenstein(dot(view_dir, frame.sun_dir.xyz), g);
@@ -66,7 +121,9 @@ void fog_in_scatter(vec3 pos, float half_m, out vec3 lit_hist, out vec3 lit_now)
         }
         vec3 to_light;
         vec3 arriving = light_arriving(i, pos, vec3(0.0), 0.0, to_light);
-        float spread = inverse_square_mean_ratio(pos, view_dir, half_m, lights[i].position_range.xyz);
+        vec3 light_pos = lights[i].position_range.xyz;
+        float near_r = near_split ? fog_near_radius(light_pos, lights[i].position_range.w) : 0.0;
+        float spread = inverse_square_mean_ratio(pos, view_dir, half_m, light_pos, near_r);
         vec3 c = arriving * spread * henyey_greenstein(dot(view_dir, to_light), g);
         if ((flags & LIGHT_HISTORY) != 0u) {
             lit_hist += c;
@@ -76,10 +133,83 @@ void fog_in_scatter(vec3 pos, float half_m, out vec3 lit_hist, out vec3 lit_now)
     }
 }
 
-// Rays per pixel of the per-pixel fog (the reference), on a rotated 2x2 grid: a light seen inside
-// the fog is sharper than a pixel, and one ray per pixel would alias it into single-pixel sparkles.
+// Rays per pixel of the per-pixel fog (the reference, and the near in-scatter in fog.apply), on a
+// rotated 2x2 grid: a light seen inside the fog is sharper than a pixel, and one ray per pixel
+// would alias it into single-pixel sparkles.
 const int FOG_PIXEL_RAYS = 4;
 const vec2 FOG_PIXEL_RAY_OFFSETS[FOG_PIXEL_RAYS] =
     vec2[](vec2(-0.125, -0.375), vec2(0.375, -0.125), vec2(0.125, 0.375), vec2(-0.375, 0.125));
+
+// Equi-angular samples of a near window along each of a pixel's rays (Kulla and Fajardo 2012,
+// "Importance Sampling Techniques for Path Tracing in Participating Media"): uniform in the angle
+// seen from the light, so dense where the falloff peaks. (8 aliased a projector's gobo stripes.)
+const int FOG_NEAR_SAMPLES = 16;
+
+// The `near` in-scatter of light `i` along the ray through `uv` up to view depth `z_end`, each
+// point attenuated by the fog in front of it (`integrated`, the froxel fog). The line integral of
+// 1 / (h^2 + t^2) is (1 / h) d(angle), so equal steps in the angle seen from the light carry equal
+// falloff; each carries the light's other terms (cone, shadow, projector texture, range window),
+// the medium and the phase at its point, weighted by the window w: FOG_NEAR_SAMPLES angle steps
+// over the window's chord.
+vec3 near_light_along(uint i, sampler3D integrated, vec2 uv, float z_end) {
+    vec3 cam = frame.camera_pos.xyz;
+    vec3 ray = froxel_ray(uv);
+    vec3 dir = normalize(ray);
+    float len_m = z_end * length(ray);
+    vec3 light_pos = lights[i].position_range.xyz;
+    float r = fog_near_radius(light_pos, lights[i].position_range.w);
+    vec3 to_light = light_pos - cam;
+    float c = dot(to_light, dir);
+    float h2 = max(dot(to_light, to_light) - c * c, FOG_LIGHT_FLOOR_M * FOG_LIGHT_FLOOR_M);
+    float tc = sqrt(max(r * r - h2, 0.0));
+    float s0 = max(c - tc, 0.0);
+    float s1 = min(c + tc, len_m);
+    if (tc <= 0.0 || s1 <= s0) {
+        return vec3(0.0);
+    }
+    float h = sqrt(h2);
+    float a0 = atan((s0 - c) / h);
+    float da = (atan((s1 - c) / h) - a0) / float(FOG_NEAR_SAMPLES);
+    float view_z_per_m = dot(dir, fog.forward_tan.xyz);
+    float g = fog.height_fog.w;
+    vec3 sum = vec3(0.0);
+    for (int k = 0; k < FOG_NEAR_SAMPLES; ++k) {
+        float t = h * tan(a0 + (float(k) + 0.5) * da);
+        vec3 pos = cam + (c + t) * dir;
+        float sigma_t;
+        vec3 sigma_s;
+        fog_medium(pos, sigma_t, sigma_s);
+        if (sigma_t <= 0.0) {
+            continue;
+        }
+        vec3 l;
+        vec3 arriving = light_arriving(i, pos, vec3(0.0), 0.0, l);
+        vec3 to_pos = light_pos - pos;
+        // light_arriving's own falloff out: the angle steps carry it.
+        arriving *= max(dot(to_pos, to_pos), FOG_LIGHT_FLOOR_M * FOG_LIGHT_FLOOR_M);
+        float window = fog_near_window((h2 + t * t) / (r * r));
+        float transmittance = froxel_fog(integrated, uv, (c + t) * view_z_per_m).a;
+        sum += sigma_s * arriving * henyey_greenstein(dot(dir, l), g) * window * transmittance;
+    }
+    return sum * (da / h);
+}
+
+// The `near` in-scatter of every volumetric local light over pixel `pixel` (of a `size` image)
+// whose opaque surface is at view depth `z_end`, averaged over the pixel's FOG_PIXEL_RAYS rays as in
+// the reference: at a light's apex the cone's edges and a projector's texture are sharper than a
+// pixel.
+vec3 fog_near_in_scatter(sampler3D integrated, vec2 pixel, vec2 size, float z_end) {
+    vec3 sum = vec3(0.0);
+    for (uint i = 0u; i < frame.counts.x; ++i) {
+        if ((lights[i].kind_shadow.w & LIGHT_VOLUMETRIC) == 0u) {
+            continue;
+        }
+        for (int r = 0; r < FOG_PIXEL_RAYS; ++r) {
+            vec2 uv = (pixel + 0.5 + FOG_PIXEL_RAY_OFFSETS[r]) / size;
+            sum += near_light_along(i, integrated, uv, z_end);
+        }
+    }
+    return sum / float(FOG_PIXEL_RAYS);
+}
 
 #endif

@@ -1,14 +1,17 @@
-//! `fog.apply`: the integrated froxel fog over the opaque image, by depth (see the shader).
+//! `fog.apply`: the integrated froxel fog over the opaque image, by depth, and each local light's
+//! near-window in-scatter along the pixel's rays (see the shader and `fog_media.glsl`).
 
 use crate::error::Result;
 use crate::fog_gpu::froxel::FroxelFog;
+use crate::passes::opaque::{lighting_bindings, IN_COMPUTE};
 use crate::shaders;
 use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
 use crate::vk::pipeline::{ComputePipeline, Groups};
 use crate::vk::recorder::{Access, Recorder};
-use crate::vk::resource::Image;
+use crate::vk::resource::{Buffer, Image};
 use crate::vk::sampler::Samplers;
+use crate::world::World;
 
 /// The pass name.
 pub const NAME: &str = "fog.apply";
@@ -26,21 +29,24 @@ impl FogApplyPass {
         Ok(FogApplyPass { pipeline })
     }
 
-    /// Composites the fog into `hdr` using `depth`.
+    /// Composites the fog into `hdr` using `depth`, with the local lights' near in-scatter (which
+    /// reads the lights, their shadows and projectors, and the fog volumes).
     pub fn record(
         &self,
         rec: &mut Recorder<'_>,
+        (frame, world, samplers): (&Buffer, &World, &Samplers),
         fog: &FroxelFog,
-        samplers: &Samplers,
         depth: &Image,
         hdr: &Image,
     ) {
-        let bindings = [
+        let mut bindings = lighting_bindings(frame, world, samplers, IN_COMPUTE).to_vec();
+        bindings.extend([
             Binding::Uniform(&fog.uniform),
+            Binding::Storage(&fog.volumes, Access::ComputeRead),
             Binding::Sampled(&fog.integrated, samplers.linear_clamp, Access::ComputeSampled),
             Binding::Sampled(depth, samplers.nearest_clamp, Access::ComputeSampled),
             Binding::StorageImage(hdr, Access::ComputeWrite),
-        ];
+        ]);
         let (w, h) = (hdr.extent.width, hdr.extent.height);
         let groups = Groups::Direct([w.div_ceil(TILE), h.div_ceil(TILE), 1]);
         rec.compute(NAME, &self.pipeline, &bindings, &[], groups);

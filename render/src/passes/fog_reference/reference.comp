@@ -69,7 +69,7 @@ vec4 march(vec2 uv, float end) {
             vec3 lit_hist;
             vec3 lit_now;
             float d = dt * ray_scale;
-            fog_in_scatter(pos, 0.5 * d, lit_hist, lit_now);
+            fog_in_scatter(pos, 0.5 * d, false, lit_hist, lit_now);
             float t_seg = exp(-sigma_t * d);
             float gain = sigma_t > MIN_EXTINCTION ? (1.0 - t_seg) / sigma_t : d;
             scatter += transmittance * sigma_s * (lit_hist + lit_now) * gain;

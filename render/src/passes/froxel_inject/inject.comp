@@ -5,8 +5,9 @@
 // averaged over SAMPLES points spread through the froxel: stratified in depth (a slice is several
 // times deeper than it is wide), jittered across, with offsets that change every frame
 // (froxel_jitter). So a froxel a shaft edge crosses holds the lit fraction, not all or nothing.
-// Each sample carries a local light's inverse-square falloff averaged over its share of the slice
-// (exactly, in closed form), so a light inside the fog glows with its true brightness.
+// Each sample carries the `far` part of a local light's inverse-square falloff (fog_media.glsl:
+// all of it beyond the light's near window, none at the light) averaged over its share of the
+// slice, exactly, in closed form; fog.apply adds the `near` part per pixel.
 // Shadows take one bilinear compare per sample (the samples and the frames are the filter).
 // Lights that opt out of history go to `out_now`; the rest go to `out_current`, which
 // fog.froxel_temporal blends with the history.
@@ -48,7 +49,7 @@ void main() {
         if (sigma_t > 0.0) {
             vec3 lit_hist;
             vec3 lit_now;
-            fog_in_scatter(pos, half_m, lit_hist, lit_now);
+            fog_in_scatter(pos, half_m, true, lit_hist, lit_now);
             scatter_hist += sigma_s * lit_hist;
             scatter_now += sigma_s * lit_now;
             extinction += sigma_t;
