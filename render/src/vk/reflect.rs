@@ -222,12 +222,26 @@ mod tests {
         got.iter().map(|b| (b.binding, b.kind)).collect()
     }
 
-    /// `fog_apply/apply.comp`: the `Fog` uniform block (0, `FOG_UNIFORM_BINDING`), `sampler3D
-    /// integrated` (1), `sampler2D depth_tex` (2), `image2D hdr` (3), read from the GLSL by hand.
+    /// `fog_apply/apply.comp`, read from the GLSL by hand: `lighting.glsl`'s frame uniform (0),
+    /// lights (2), shadow views (3), shadow atlas (4) and projector textures (5) (it declares no
+    /// objects, 1), the `Fog` uniform block (6, `FOG_UNIFORM_BINDING`), `fog_media.glsl`'s volumes
+    /// (7), `sampler3D integrated` (8), `sampler2D depth_tex` (9), `image2D hdr` (10).
     #[test]
     fn the_fog_apply_shader_reflects_as_written() {
         let got = kinds(shaders::PASSES_FOG_APPLY_APPLY_COMP);
-        assert_eq!(got, [(0, Uniform), (1, Sampled), (2, Sampled), (3, Image)]);
+        let want = [
+            (0, Uniform),
+            (2, Storage),
+            (3, Storage),
+            (4, Sampled),
+            (5, Sampled),
+            (6, Uniform),
+            (7, Storage),
+            (8, Sampled),
+            (9, Sampled),
+            (10, Image),
+        ];
+        assert_eq!(got, want);
     }
 
     /// `froxel_temporal/temporal.comp`: the frame and fog uniforms (0, 1), this frame's media as a
