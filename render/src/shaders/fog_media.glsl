@@ -140,24 +140,37 @@ const int FOG_PIXEL_RAYS = 4;
 const vec2 FOG_PIXEL_RAY_OFFSETS[FOG_PIXEL_RAYS] =
     vec2[](vec2(-0.125, -0.375), vec2(0.375, -0.125), vec2(0.125, 0.375), vec2(-0.375, 0.125));
 
-// Equi-angular samples of a near window along each of a pixel's rays (Kulla and Fajardo 2012,
-// "Importance Sampling Techniques for Path Tracing in Participating Media"): uniform in the angle
-// seen from the light, so dense where the falloff peaks. (8 aliased a projector's gobo stripes.)
+// Equi-angular samples of a near window along a pixel's rays (Kulla and Fajardo 2012, "Importance
+// Sampling Techniques for Path Tracing in Participating Media"): uniform in the angle seen from the
+// light, so dense where the falloff peaks, FOG_NEAR_SAMPLES over pi. (8 aliased a projector's gobo
+// stripes.) A ray through the light's centre sweeps nearly pi and takes them all; a ray that grazes
+// the window, or ends at a surface inside it, sweeps less and takes fewer at the same angular
+// density (half as many over a window's disc on average).
+//
+// The pixel's rays, a fraction of a pixel apart, see nearly the same integrand, so they share the
+// samples, interleaved: ray k takes the points j + (k + 0.5) / FOG_PIXEL_RAYS of its
+// FOG_NEAR_STEPS-over-pi angle steps; together they sample the pixel as densely as one ray with all
+// of them, for a quarter of the work. Within FOG_NEAR_APEX_PIXELS of the light's image the rays do
+// differ (there a cone is a few pixels wide and the falloff changes across the pixel), so each ray
+// takes all the samples itself. (Measured on fog_machine at 320x180 against the reference, relative
+// RMSE first / converged: every ray all samples 0.105 / 0.078; interleaved everywhere 0.167 / 0.155;
+// all samples within 4 pixels 0.129 / 0.112, within 8 0.110 / 0.090, within 16 0.107 / 0.083.)
 const int FOG_NEAR_SAMPLES = 16;
+const int FOG_NEAR_STEPS = FOG_NEAR_SAMPLES / FOG_PIXEL_RAYS;
+const float FOG_NEAR_APEX_PIXELS = 16.0;
 
-// The `near` in-scatter of light `i` along the ray through `uv` up to view depth `z_end`, each
-// point attenuated by the fog in front of it (`integrated`, the froxel fog). The line integral of
-// 1 / (h^2 + t^2) is (1 / h) d(angle), so equal steps in the angle seen from the light carry equal
-// falloff; each carries the light's other terms (cone, shadow, projector texture, range window),
-// the medium and the phase at its point, weighted by the window w: FOG_NEAR_SAMPLES angle steps
-// over the window's chord.
-vec3 near_light_along(uint i, sampler3D integrated, vec2 uv, float z_end) {
+// The `near` in-scatter of light `i` along the pixel's ray `ray_k` through `uv` up to view depth
+// `z_end`, each point attenuated by the fog in front of it (`integrated`, the froxel fog). The line
+// integral of 1 / (h^2 + t^2) is (1 / h) d(angle), so equal steps in the angle seen from the light
+// carry equal falloff; each carries the light's other terms (cone, shadow, projector texture, range
+// window), the medium and the phase at its point, weighted by the window w: equal angle steps over
+// the window's chord, all of them (`apex`) or ray `ray_k`'s share.
+vec3 near_light_along(uint i, float r, sampler3D integrated, vec2 uv, int ray_k, bool apex, float z_end) {
     vec3 cam = frame.camera_pos.xyz;
     vec3 ray = froxel_ray(uv);
     vec3 dir = normalize(ray);
     float len_m = z_end * length(ray);
     vec3 light_pos = lights[i].position_range.xyz;
-    float r = fog_near_radius(light_pos, lights[i].position_range.w);
     vec3 to_light = light_pos - cam;
     float c = dot(to_light, dir);
     float h2 = max(dot(to_light, to_light) - c * c, FOG_LIGHT_FLOOR_M * FOG_LIGHT_FLOOR_M);
@@ -169,12 +182,16 @@ vec3 near_light_along(uint i, sampler3D integrated, vec2 uv, float z_end) {
     }
     float h = sqrt(h2);
     float a0 = atan((s0 - c) / h);
-    float da = (atan((s1 - c) / h) - a0) / float(FOG_NEAR_SAMPLES);
+    float span = atan((s1 - c) / h) - a0;
+    int per_pi = apex ? FOG_NEAR_SAMPLES : FOG_NEAR_STEPS;
+    int steps = clamp(int(ceil(float(per_pi) * span / PI)), 1, per_pi);
+    float da = span / float(steps);
+    float offset = apex ? 0.5 : (float(ray_k) + 0.5) / float(FOG_PIXEL_RAYS);
     float view_z_per_m = dot(dir, fog.forward_tan.xyz);
     float g = fog.height_fog.w;
     vec3 sum = vec3(0.0);
-    for (int k = 0; k < FOG_NEAR_SAMPLES; ++k) {
-        float t = h * tan(a0 + (float(k) + 0.5) * da);
+    for (int j = 0; j < steps; ++j) {
+        float t = h * tan(a0 + (float(j) + offset) * da);
         vec3 pos = cam + (c + t) * dir;
         float sigma_t;
         vec3 sigma_s;
@@ -204,9 +221,24 @@ vec3 fog_near_in_scatter(sampler3D integrated, vec2 pixel, vec2 size, float z_en
         if ((lights[i].kind_shadow.w & LIGHT_VOLUMETRIC) == 0u) {
             continue;
         }
-        for (int r = 0; r < FOG_PIXEL_RAYS; ++r) {
-            vec2 uv = (pixel + 0.5 + FOG_PIXEL_RAY_OFFSETS[r]) / size;
-            sum += near_light_along(i, integrated, uv, z_end);
+        vec3 light_pos = lights[i].position_range.xyz;
+        float r = fog_near_radius(light_pos, lights[i].position_range.w);
+        // Most pixels see no window: the pixel's rays are within a pixel of its centre ray, so
+        // one test of that ray against the window grown by a pixel skips them all.
+        vec3 to_light = light_pos - frame.camera_pos.xyz;
+        vec3 dir = normalize(froxel_ray((pixel + 0.5) / size));
+        float c = dot(to_light, dir);
+        float pixel_tan = 2.0 * fog.forward_tan.w * max(fog.right_aspect.w / size.x, 1.0 / size.y);
+        float reach = r + max(c, 0.0) * pixel_tan;
+        float h2 = dot(to_light, to_light) - c * c;
+        if (h2 > reach * reach) {
+            continue;
+        }
+        float apex_m = FOG_NEAR_APEX_PIXELS * max(c, 0.0) * pixel_tan;
+        bool apex = h2 < apex_m * apex_m;
+        for (int k = 0; k < FOG_PIXEL_RAYS; ++k) {
+            vec2 uv = (pixel + 0.5 + FOG_PIXEL_RAY_OFFSETS[k]) / size;
+            sum += near_light_along(i, r, integrated, uv, k, apex, z_end);
         }
     }
     return sum / float(FOG_PIXEL_RAYS);
