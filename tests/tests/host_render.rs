@@ -1,6 +1,7 @@
 //! The host renderer's passes give sane, checked output on lavapipe under validation: sun shadows
 //! fall where the geometry puts them, a spot light lights only inside its cone, a projector's
-//! texture lands where the projection says, and emission ignores shadows.
+//! texture lands where the projection says, a point light's shadow is whole across its cube faces,
+//! and emission ignores shadows.
 //!
 //! Each scene is tiny and written here, so the expected regions follow from its numbers; pixels are
 //! located by projecting world points with the same camera the renderer uses.
@@ -141,6 +142,66 @@ fn projector_texture_lands_where_the_projection_says() {
         for p in [Vec3::new(3.0, 4.9, 2.0), Vec3::new(-3.0, 4.9, 2.0), Vec3::new(0.0, 4.9, 4.5)] {
             assert_eq!(frame.brightness_at(p), 0.0, "outside the projection at {p}");
         }
+        Ok(())
+    });
+}
+
+/// A shadowing point light 3 m over the ground, under which a camera looks along the ground; with
+/// `roof`, a 30 x 30 m slab 1 m below the light shades all the ground the camera sees.
+fn point_light_scene(roof: bool) -> String {
+    let mut toml = r#"
+        [camera]
+        position = [0.0, -8.0, 1.2]
+        target = [0.0, 0.0, 0.0]
+        fov_y_deg = 70
+        [sun]
+        illuminance = 0.0
+        [ambient]
+        sky = [0.0, 0.0, 0.0]
+        ground = [0.0, 0.0, 0.0]
+        [[object]]
+        shape = "plane"
+        size = [40.0, 40.0]
+        albedo = [0.8, 0.8, 0.8]
+        [[light]]
+        kind = "point"
+        position = [0.0, 0.0, 3.0]
+        intensity = 50
+        range = 30
+        shadows = true
+    "#
+    .to_owned();
+    if roof {
+        toml += r#"
+        [[object]]
+        shape = "box"
+        size = [30.0, 30.0, 0.2]
+        position = [0.0, 0.0, 2.0]
+        "#;
+    }
+    toml
+}
+
+#[test]
+fn a_point_lights_shadow_is_whole_across_its_cube_seams() {
+    // The ground meets the seams between the light's -Z face and its side faces where |x| = 3 or
+    // |y| = 3. A lookup offset along the normal across a seam, or a filter tap past a face's edge,
+    // once read as lit there: dotted lines of light in the shadow.
+    let seams: Vec<Vec3> = (0..=12)
+        .flat_map(|i| {
+            let t = -3.0 + 0.5 * i as f32;
+            [Vec3::new(3.0, t, 0.0), Vec3::new(-3.0, t, 0.0), Vec3::new(t, 3.0, 0.0)]
+        })
+        .collect();
+    let size = (320, 240);
+    gpu_test(|gpu| {
+        let open = render_scene(gpu, &point_light_scene(false), &temp_dir("point-open"), size, 1)?;
+        for p in &seams {
+            assert!(open.brightness_at(*p) > 0.05, "the open ground at {p} is lit");
+        }
+        let roofed = render_scene(gpu, &point_light_scene(true), &temp_dir("point-roofed"), size, 1)?;
+        let lit = roofed.hdr.iter().filter(|px| px[0].max(px[1]).max(px[2]) > 0.0).count();
+        assert_eq!(lit, 0, "under the roof every pixel is dark");
         Ok(())
     });
 }

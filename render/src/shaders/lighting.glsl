@@ -115,10 +115,16 @@ vec3 light_arriving(uint i, vec3 pos, vec3 normal, float normal_offset_m, out ve
     }
     uint layer = l.kind_shadow.y;
     if (layer != NO_SHADOW) {
+        vec3 lookup = pos;
         if (kind == LIGHT_POINT) {
-            layer += cube_face(-d);
+            // The face that holds the offset lookup point: near a seam between two faces, the
+            // face of `pos` itself may not hold it, and a lookup outside its face reads as lit
+            // (a dotted line of light along every seam). The six faces share one texel size.
+            lookup += normal * normal_offset_m * shadow_views[layer].params.y;
+            layer += cube_face(lookup - l.position_range.xyz);
+            normal_offset_m = 0.0;
         }
-        float s = shadow_layer(layer, pos, normal, normal_offset_m);
+        float s = shadow_layer(layer, lookup, normal, normal_offset_m);
         atten *= s < 0.0 ? 1.0 : s;
     }
     return color * atten;

@@ -13,8 +13,9 @@ pub struct Samplers {
     pub linear_clamp: vk::Sampler,
     /// Bilinear, repeat (textures that tile).
     pub linear_repeat: vk::Sampler,
-    /// Depth comparison (LESS_OR_EQUAL), bilinear: hardware 2x2 PCF for shadow maps; outside the map
-    /// reads as lit (border white).
+    /// Depth comparison (LESS_OR_EQUAL), bilinear: hardware 2x2 PCF for shadow maps. Clamped to the
+    /// edge: a lookup is made only inside a layer's view, and a filter tap past the layer's edge
+    /// reads the edge's depth (read as lit, a point light's shadow leaked along its cube seams).
     pub shadow_compare: vk::Sampler,
     /// Nearest, clamp to edge (depth and integer reads).
     pub nearest_clamp: vk::Sampler,
@@ -53,8 +54,7 @@ impl Samplers {
             )?,
             shadow_compare: make(
                 "sampler.shadow_compare",
-                base(vk::Filter::LINEAR, vk::SamplerAddressMode::CLAMP_TO_BORDER)
-                    .border_color(vk::BorderColor::FLOAT_OPAQUE_WHITE)
+                base(vk::Filter::LINEAR, vk::SamplerAddressMode::CLAMP_TO_EDGE)
                     .compare_enable(true)
                     .compare_op(vk::CompareOp::LESS_OR_EQUAL),
             )?,
