@@ -263,11 +263,10 @@ fn upload(gpu: &mut Gpu, name: &str, bytes: &[u8], usage: vk::BufferUsageFlags) 
 /// half-spaces, so it holds for perspective views too). Never culled by the near plane: a caster
 /// between a light and the volume it views still shades that volume.
 pub fn may_cast_into(clip_from_world: Mat4, lo: Vec3, hi: Vec3) -> bool {
-    let corners = (0..8).map(|i| {
+    let corners: [glam::Vec4; 8] = std::array::from_fn(|i| {
         let pick = |bit: usize, a: f32, b: f32| if i & bit == 0 { a } else { b };
         clip_from_world * glam::Vec4::new(pick(1, lo.x, hi.x), pick(2, lo.y, hi.y), pick(4, lo.z, hi.z), 1.0)
     });
-    let corners: Vec<glam::Vec4> = corners.collect();
     let outside = |beyond: &dyn Fn(&glam::Vec4) -> bool| corners.iter().all(beyond);
     !(outside(&|c| c.x < -c.w)
         || outside(&|c| c.x > c.w)
