@@ -54,7 +54,7 @@ impl ParticleTextures {
         if layers.is_empty() {
             layers.push(default_layer());
         }
-        let image = textures::upload_array(gpu, "particles.textures", &layers, PARTICLE_TEXTURE_SIZE)?;
+        let image = textures::upload_array(gpu, "particles.textures", &layers, PARTICLE_TEXTURE_SIZE, false)?;
         let count = layers.len() as u32;
         let table: Vec<u32> = source_layers.iter().map(|&l| l.min(count - 1)).collect();
         let table = if table.is_empty() { vec![0] } else { table };

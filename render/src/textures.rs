@@ -29,8 +29,18 @@ pub fn resized(img: &image::RgbaImage, size: u32) -> image::RgbaImage {
     image::imageops::resize(img, size, size, image::imageops::FilterType::Triangle)
 }
 
-/// Uploads `layers` (each `size` square, RGBA8 sRGB) as one sampled 2D array named `name`.
-pub fn upload_array(gpu: &mut Gpu, name: &str, layers: &[image::RgbaImage], size: u32) -> Result<Image> {
+/// Uploads `layers` (each `size` square, RGBA8 sRGB) as one sampled 2D array named `name`; with
+/// `mipped`, with its full mip chain ([`mip_chain`]).
+pub fn upload_array(
+    gpu: &mut Gpu,
+    name: &str,
+    layers: &[image::RgbaImage],
+    size: u32,
+    mipped: bool,
+) -> Result<Image> {
+    let chains: Vec<Vec<image::RgbaImage>> =
+        layers.iter().map(|l| if mipped { mip_chain(l) } else { vec![l.clone()] }).collect();
+    let mips = chains.first().map_or(1, Vec::len) as u32;
     let image = gpu.create_image(&ImageDesc {
         name,
         kind: vk::ImageType::TYPE_2D,
@@ -38,9 +48,79 @@ pub fn upload_array(gpu: &mut Gpu, name: &str, layers: &[image::RgbaImage], size
         extent: vk::Extent3D { width: size, height: size, depth: 1 },
         layers: layers.len() as u32,
         array: true,
+        mips,
         usage: vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
     })?;
-    let bytes: Vec<u8> = layers.iter().flat_map(|l| l.as_raw().iter().copied()).collect();
+    let bytes: Vec<u8> = (0..mips as usize)
+        .flat_map(|level| chains.iter().flat_map(move |c| c[level].as_raw().iter().copied()))
+        .collect();
     gpu.upload_image(&image, &bytes)?;
     Ok(image)
+}
+
+/// `img` and its mip levels down to 1 x 1: each level a 2 x 2 box of the one above, averaged in
+/// linear light (averaging sRGB values would darken a fine pattern: black and white stripes
+/// would become 0.21 of white rather than half); alpha averaged as it is. An odd side keeps its
+/// last row or column out of the box.
+pub fn mip_chain(img: &image::RgbaImage) -> Vec<image::RgbaImage> {
+    let mut chain = vec![img.clone()];
+    while let Some(above) = chain.last().filter(|l| l.width() > 1 || l.height() > 1) {
+        let (w, h) = ((above.width() / 2).max(1), (above.height() / 2).max(1));
+        let next = image::RgbaImage::from_fn(w, h, |x, y| {
+            let texels = [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(dx, dy)| {
+                above.get_pixel((2 * x + dx).min(above.width() - 1), (2 * y + dy).min(above.height() - 1))
+            });
+            image::Rgba(std::array::from_fn(|c| {
+                if c == 3 {
+                    let sum: u32 = texels.iter().map(|t| u32::from(t[3])).sum();
+                    return ((sum + 2) / 4) as u8;
+                }
+                let mean = texels.iter().map(|t| srgb_to_linear(t[c])).sum::<f32>() / 4.0;
+                linear_to_srgb(mean)
+            }))
+        });
+        chain.push(next);
+    }
+    chain
+}
+
+fn srgb_to_linear(v: u8) -> f32 {
+    let c = f32::from(v) / 255.0;
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+fn linear_to_srgb(l: f32) -> u8 {
+    let c = if l <= 0.003_130_8 { l * 12.92 } else { 1.055 * l.powf(1.0 / 2.4) - 0.055 };
+    (c * 255.0).round().clamp(0.0, 255.0) as u8
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mip_of_black_and_white_stripes_is_half_white_in_linear_light() {
+        let stripes =
+            image::RgbaImage::from_fn(8, 8, |x, _| image::Rgba([if x % 2 == 0 { 255 } else { 0 }; 4]));
+        let chain = mip_chain(&stripes);
+        assert_eq!(chain.iter().map(|l| l.width()).collect::<Vec<_>>(), [8, 4, 2, 1]);
+        for level in &chain[1..] {
+            for p in level.pixels() {
+                // Linear 0.5 is sRGB 188 (not 128, the mean of the stored values).
+                assert_eq!(p.0, [188, 188, 188, 128], "{:?}", level.dimensions());
+            }
+        }
+    }
+
+    #[test]
+    fn a_mip_chain_of_a_flat_colour_keeps_it() {
+        let flat = image::RgbaImage::from_pixel(16, 4, image::Rgba([200, 90, 13, 77]));
+        let chain = mip_chain(&flat);
+        assert_eq!(chain.len(), 5, "16x4, 8x2, 4x1, 2x1, 1x1");
+        assert!(chain.iter().all(|l| l.pixels().all(|p| p.0 == [200, 90, 13, 77])));
+    }
 }

@@ -129,8 +129,13 @@ impl World {
         let light_count = gpu_lights.len() as u32;
         let padded = if gpu_lights.is_empty() { vec![GpuLight::default()] } else { gpu_lights };
         let lights = upload(gpu, "world.lights", bytemuck::cast_slice(&padded), storage)?;
-        let projector_tex =
-            textures::upload_array(gpu, "world.projector_tex", &projector_images, PROJECTOR_TEXTURE_SIZE)?;
+        let projector_tex = textures::upload_array(
+            gpu,
+            "world.projector_tex",
+            &projector_images,
+            PROJECTOR_TEXTURE_SIZE,
+            true,
+        )?;
         let shadow_atlas = gpu
             .create_image(&ImageDesc {
                 name: "world.shadow_atlas",
@@ -139,6 +144,7 @@ impl World {
                 extent: vk::Extent3D { width: SHADOW_MAP_SIZE, height: SHADOW_MAP_SIZE, depth: 1 },
                 layers: shadow_layers.len() as u32,
                 array: true,
+                mips: 1,
                 usage: vk::ImageUsageFlags::DEPTH_STENCIL_ATTACHMENT | vk::ImageUsageFlags::SAMPLED,
             })
             .map_err(|e| explain_shadow_atlas_failure(e, &shadow_layers))?;

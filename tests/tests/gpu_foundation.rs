@@ -94,6 +94,7 @@ fn cleared_image_reads_back_with_the_clear_colour() {
             extent: vk::Extent3D { width: 37, height: 19, depth: 1 },
             layers: 1,
             array: false,
+            mips: 1,
             usage: vk::ImageUsageFlags::TRANSFER_DST | vk::ImageUsageFlags::TRANSFER_SRC,
         })?;
         gpu.submit(|rec| {
@@ -182,6 +183,7 @@ fn canary_reports_a_wrong_image_layout() {
             extent: vk::Extent3D { width: 8, height: 8, depth: 1 },
             layers: 1,
             array: false,
+            mips: 1,
             usage: vk::ImageUsageFlags::STORAGE | vk::ImageUsageFlags::SAMPLED,
         })?;
         let pipe = gpu.create_compute_pipeline(
@@ -237,6 +239,7 @@ fn a_failed_submission_leaves_the_tracked_layouts_as_they_were() {
             extent: vk::Extent3D { width: 8, height: 4, depth: 1 },
             layers: 1,
             array: false,
+            mips: 1,
             usage: vk::ImageUsageFlags::TRANSFER_DST
                 | vk::ImageUsageFlags::TRANSFER_SRC
                 | vk::ImageUsageFlags::SAMPLED,

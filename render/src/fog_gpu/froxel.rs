@@ -87,6 +87,7 @@ impl FroxelFog {
                 extent: vk::Extent3D { width: w, height: h, depth: d },
                 layers: 1,
                 array: false,
+                mips: 1,
                 usage: vk::ImageUsageFlags::STORAGE
                     | vk::ImageUsageFlags::SAMPLED
                     | vk::ImageUsageFlags::TRANSFER_SRC

@@ -75,6 +75,7 @@ impl Targets {
                 extent,
                 layers: 1,
                 array: false,
+                mips: 1,
                 usage,
             })
         };

@@ -173,6 +173,7 @@ impl BrickPool {
                 extent: vk::Extent3D { width: atlas[0] * s, height: atlas[1] * s, depth: atlas[2] * s },
                 layers: 1,
                 array: false,
+                mips: 1,
                 usage: vk::ImageUsageFlags::STORAGE
                     | vk::ImageUsageFlags::SAMPLED
                     | vk::ImageUsageFlags::TRANSFER_SRC,

@@ -141,31 +141,29 @@ const vec2 FOG_PIXEL_RAY_OFFSETS[FOG_PIXEL_RAYS] =
     vec2[](vec2(-0.125, -0.375), vec2(0.375, -0.125), vec2(0.125, 0.375), vec2(-0.375, 0.125));
 
 // Equi-angular samples of a near window along a pixel's rays (Kulla and Fajardo 2012, "Importance
-// Sampling Techniques for Path Tracing in Participating Media"): uniform in the angle seen from the
-// light, so dense where the falloff peaks, FOG_NEAR_SAMPLES over pi. (8 aliased a projector's gobo
-// stripes.) A ray through the light's centre sweeps nearly pi and takes them all; a ray that grazes
-// the window, or ends at a surface inside it, sweeps less and takes fewer at the same angular
-// density (half as many over a window's disc on average).
+// Sampling Techniques for Path Tracing in Participating Media"): the angle seen from the light is
+// cut into cells FOG_NEAR_SAMPLES to pi, anchored at the ray's closest approach (angle 0), and each
+// cell the ray crosses inside the window takes one sample at the middle of its part inside,
+// weighted by that part: dense where the falloff peaks, fewer where a ray grazes the window or ends
+// at a surface inside it (half as many over a window's disc on average), and continuous as a pixel
+// moves, since a cell the window's end or a surface enters starts at weight 0. (One count of equal
+// steps per span drew a contour line wherever the count changed.)
 //
 // The pixel's rays, a fraction of a pixel apart, see nearly the same integrand, so they share the
-// samples, interleaved: ray k takes the points j + (k + 0.5) / FOG_PIXEL_RAYS of its
-// FOG_NEAR_STEPS-over-pi angle steps; together they sample the pixel as densely as one ray with all
-// of them, for a quarter of the work. Within FOG_NEAR_APEX_PIXELS of the light's image the rays do
-// differ (there a cone is a few pixels wide and the falloff changes across the pixel), so each ray
-// takes all the samples itself. (Measured on fog_machine at 320x180 against the reference, relative
-// RMSE first / converged: every ray all samples 0.105 / 0.078; interleaved everywhere 0.167 / 0.155;
-// all samples within 4 pixels 0.129 / 0.112, within 8 0.110 / 0.090, within 16 0.107 / 0.083.)
+// samples, interleaved: ray k takes cells FOG_PIXEL_RAYS times wider, shifted by k of the fine
+// cells; together they sample the pixel as densely as one ray with all of them, for a quarter of
+// the work. A sample stands for its cell, so a projector's texture is averaged over the cell
+// (light_arriving_over) rather than read at one point: with one read per sample the gobo's
+// stripes, finer than the cells near the lens, aliased into broad false stripes (with 16 samples
+// per ray as much as with 4). Measured in render/README.md, "Froxel fog quality".
 const int FOG_NEAR_SAMPLES = 16;
-const int FOG_NEAR_STEPS = FOG_NEAR_SAMPLES / FOG_PIXEL_RAYS;
-const float FOG_NEAR_APEX_PIXELS = 16.0;
 
 // The `near` in-scatter of light `i` along the pixel's ray `ray_k` through `uv` up to view depth
 // `z_end`, each point attenuated by the fog in front of it (`integrated`, the froxel fog). The line
-// integral of 1 / (h^2 + t^2) is (1 / h) d(angle), so equal steps in the angle seen from the light
-// carry equal falloff; each carries the light's other terms (cone, shadow, projector texture, range
-// window), the medium and the phase at its point, weighted by the window w: equal angle steps over
-// the window's chord, all of them (`apex`) or ray `ray_k`'s share.
-vec3 near_light_along(uint i, float r, sampler3D integrated, vec2 uv, int ray_k, bool apex, float z_end) {
+// integral of 1 / (h^2 + t^2) is (1 / h) d(angle), so a sample's share of the angle carries its
+// share of the falloff; each carries the light's other terms (cone, shadow, projector texture,
+// range window), the medium and the phase at its point, weighted by the window w.
+vec3 near_light_along(uint i, float r, sampler3D integrated, vec2 uv, int ray_k, float z_end) {
     vec3 cam = frame.camera_pos.xyz;
     vec3 ray = froxel_ray(uv);
     vec3 dir = normalize(ray);
@@ -182,17 +180,29 @@ vec3 near_light_along(uint i, float r, sampler3D integrated, vec2 uv, int ray_k,
     }
     float h = sqrt(h2);
     float a0 = atan((s0 - c) / h);
-    float span = atan((s1 - c) / h) - a0;
-    int per_pi = apex ? FOG_NEAR_SAMPLES : FOG_NEAR_STEPS;
-    int steps = clamp(int(ceil(float(per_pi) * span / PI)), 1, per_pi);
-    float da = span / float(steps);
-    float offset = apex ? 0.5 : (float(ray_k) + 0.5) / float(FOG_PIXEL_RAYS);
+    float a1 = atan((s1 - c) / h);
+    float shift = float(ray_k) * PI / float(FOG_NEAR_SAMPLES);
+    float cell = float(FOG_PIXEL_RAYS) * PI / float(FOG_NEAR_SAMPLES);
+    int j0 = int(floor((a0 - shift) / cell));
+    int j1 = min(int(ceil((a1 - shift) / cell)), j0 + FOG_NEAR_SAMPLES / FOG_PIXEL_RAYS + 2);
     float view_z_per_m = dot(dir, fog.forward_tan.xyz);
     float g = fog.height_fog.w;
+    bool projector = lights[i].kind_shadow.x == LIGHT_PROJECTOR;
     vec3 sum = vec3(0.0);
-    for (int j = 0; j < steps; ++j) {
-        float t = h * tan(a0 + (float(j) + offset) * da);
+    for (int j = j0; j < j1; ++j) {
+        float lo = max(a0, float(j) * cell + shift);
+        float hi = min(a1, float(j + 1) * cell + shift);
+        if (hi <= lo) {
+            continue;
+        }
+        float t = h * tan(0.5 * (lo + hi));
         vec3 pos = cam + (c + t) * dir;
+        vec3 seg_a = pos;
+        vec3 seg_b = pos;
+        if (projector) {
+            seg_a = cam + (c + h * tan(lo)) * dir;
+            seg_b = cam + (c + h * tan(hi)) * dir;
+        }
         float sigma_t;
         vec3 sigma_s;
         fog_medium(pos, sigma_t, sigma_s);
@@ -200,15 +210,16 @@ vec3 near_light_along(uint i, float r, sampler3D integrated, vec2 uv, int ray_k,
             continue;
         }
         vec3 l;
-        vec3 arriving = light_arriving(i, pos, vec3(0.0), 0.0, l);
+        // The sample stands for its cell: a projector's gobo finer than that is averaged over it.
+        vec3 arriving = light_arriving_over(i, pos, vec3(0.0), 0.0, seg_a, seg_b, l);
         vec3 to_pos = light_pos - pos;
         // light_arriving's own falloff out: the angle steps carry it.
         arriving *= max(dot(to_pos, to_pos), FOG_LIGHT_FLOOR_M * FOG_LIGHT_FLOOR_M);
         float window = fog_near_window((h2 + t * t) / (r * r));
         float transmittance = froxel_fog(integrated, uv, (c + t) * view_z_per_m).a;
-        sum += sigma_s * arriving * henyey_greenstein(dot(dir, l), g) * window * transmittance;
+        sum += sigma_s * arriving * henyey_greenstein(dot(dir, l), g) * window * transmittance * (hi - lo);
     }
-    return sum * (da / h);
+    return sum / h;
 }
 
 // The `near` in-scatter of every volumetric local light over pixel `pixel` (of a `size` image)
@@ -230,15 +241,12 @@ vec3 fog_near_in_scatter(sampler3D integrated, vec2 pixel, vec2 size, float z_en
         float c = dot(to_light, dir);
         float pixel_tan = 2.0 * fog.forward_tan.w * max(fog.right_aspect.w / size.x, 1.0 / size.y);
         float reach = r + max(c, 0.0) * pixel_tan;
-        float h2 = dot(to_light, to_light) - c * c;
-        if (h2 > reach * reach) {
+        if (dot(to_light, to_light) - c * c > reach * reach) {
             continue;
         }
-        float apex_m = FOG_NEAR_APEX_PIXELS * max(c, 0.0) * pixel_tan;
-        bool apex = h2 < apex_m * apex_m;
         for (int k = 0; k < FOG_PIXEL_RAYS; ++k) {
             vec2 uv = (pixel + 0.5 + FOG_PIXEL_RAY_OFFSETS[k]) / size;
-            sum += near_light_along(i, r, integrated, uv, k, apex, z_end);
+            sum += near_light_along(i, r, integrated, uv, k, z_end);
         }
     }
     return sum / float(FOG_PIXEL_RAYS);

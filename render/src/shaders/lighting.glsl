@@ -83,9 +83,47 @@ float range_window(float dist, float range) {
     return w * w;
 }
 
+// A projector's texture coordinates of world point `q` (its `right` axis given), and its depth
+// along the projector's axis in `z`.
+vec2 projector_uv(GpuLight l, vec3 right, vec3 q, out float z) {
+    vec3 local = q - l.position_range.xyz;
+    z = dot(local, l.direction_cos_outer.xyz);
+    return vec2(dot(local, right), dot(local, l.up_cos_inner.xyz)) / (max(z, 1e-4) * l.projector.x) * 0.5 + 0.5;
+}
+
+// Texels of a projector's texture between two taps of its mean over a segment (below).
+const float PROJECTOR_TAP_TEXELS = 8.0;
+const int PROJECTOR_MAX_TAPS = 8;
+
+// Mean of projector `l`'s texture (0 outside its frustum) over the segment `seg_a`..`seg_b`:
+// taps PROJECTOR_TAP_TEXELS apart in the texture (at most PROJECTOR_MAX_TAPS, then farther
+// apart), each read at the mip level of the spacing. A point (`seg_a` = `seg_b`) reads one texel.
+vec3 projector_mean(GpuLight l, vec3 seg_a, vec3 seg_b) {
+    vec3 right = normalize(cross(l.direction_cos_outer.xyz, l.up_cos_inner.xyz));
+    float size = float(textureSize(projector_tex, 0).x);
+    float za;
+    float zb;
+    float span = length(projector_uv(l, right, seg_b, zb) - projector_uv(l, right, seg_a, za)) * size;
+    int taps = clamp(int(ceil(span / PROJECTOR_TAP_TEXELS)), 1, PROJECTOR_MAX_TAPS);
+    float lod = clamp(log2(max(span / float(taps), 1.0)), 0.0, log2(size));
+    vec3 sum = vec3(0.0);
+    for (int m = 0; m < taps; ++m) {
+        float z;
+        vec2 uv = projector_uv(l, right, mix(seg_a, seg_b, (float(m) + 0.5) / float(taps)), z);
+        if (z > l.projector.z && all(greaterThanEqual(uv, vec2(0.0))) && all(lessThanEqual(uv, vec2(1.0)))) {
+            sum += textureLod(projector_tex, vec3(uv.x, 1.0 - uv.y, float(l.kind_shadow.z)), lod).rgb;
+        }
+    }
+    return sum / float(taps);
+}
+
 // Irradiance-like radiance arriving at `pos` from light `i` along `to_light` (unit), with shadows
-// and projector tint. `normal_offset_m` as in `shadow_layer`.
-vec3 light_arriving(uint i, vec3 pos, vec3 normal, float normal_offset_m, out vec3 to_light) {
+// and projector tint. `normal_offset_m` as in `shadow_layer`. The value stands for the segment
+// `seg_a`..`seg_b` around `pos` (both `pos` for a point): a projector's texture is averaged over
+// it, so a gobo finer than a volume's samples averages rather than aliases; the rest is taken
+// at `pos`.
+vec3 light_arriving_over(uint i, vec3 pos, vec3 normal, float normal_offset_m, vec3 seg_a, vec3 seg_b,
+                         out vec3 to_light) {
     GpuLight l = lights[i];
     vec3 d = l.position_range.xyz - pos;
     float dist = length(d);
@@ -100,15 +138,10 @@ vec3 light_arriving(uint i, vec3 pos, vec3 normal, float normal_offset_m, out ve
     if (kind == LIGHT_SPOT) {
         atten *= smoothstep(l.direction_cos_outer.w, l.up_cos_inner.w, dot(-to_light, dir));
     } else if (kind == LIGHT_PROJECTOR) {
-        vec3 up = l.up_cos_inner.xyz;
-        vec3 right = normalize(cross(dir, up));
-        vec3 local = pos - l.position_range.xyz;
-        float z = dot(local, dir);
-        vec2 uv = vec2(dot(local, right), dot(local, up)) / (max(z, 1e-4) * l.projector.x) * 0.5 + 0.5;
-        if (z <= l.projector.z || any(lessThan(uv, vec2(0.0))) || any(greaterThan(uv, vec2(1.0)))) {
+        color *= projector_mean(l, seg_a, seg_b);
+        if (all(equal(color, vec3(0.0)))) {
             return vec3(0.0);
         }
-        color *= texture(projector_tex, vec3(uv.x, 1.0 - uv.y, float(l.kind_shadow.z))).rgb;
     }
     if (atten <= 0.0) {
         return vec3(0.0);
@@ -128,6 +161,11 @@ vec3 light_arriving(uint i, vec3 pos, vec3 normal, float normal_offset_m, out ve
         atten *= s < 0.0 ? 1.0 : s;
     }
     return color * atten;
+}
+
+// light_arriving_over a point: the projector's texture at its finest level.
+vec3 light_arriving(uint i, vec3 pos, vec3 normal, float normal_offset_m, out vec3 to_light) {
+    return light_arriving_over(i, pos, normal, normal_offset_m, pos, pos, to_light);
 }
 
 // Hemispheric ambient radiance for a direction.

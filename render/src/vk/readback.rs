@@ -35,13 +35,12 @@ impl Gpu {
         })
     }
 
-    /// Copies tightly packed texels of every layer (layer after layer) into `dst`, and waits.
+    /// Copies tightly packed texels of every mip level (level after level, each layer after layer)
+    /// into `dst`, and waits.
     pub fn upload_image(&mut self, dst: &Image, bytes: &[u8]) -> Result<()> {
         let texel = texel_bytes(dst.format)
             .ok_or_else(|| RenderError::Unsupported(format!("upload to {:?} ({})", dst.format, dst.name)))?;
-        let e = dst.extent;
-        let expected =
-            u64::from(e.width) * u64::from(e.height) * u64::from(e.depth) * u64::from(dst.layers) * texel;
+        let expected = image_bytes(dst, texel);
         if bytes.len() as u64 != expected {
             crate::error::bug(&format!(
                 "upload of {} bytes into {} (needs {expected})",
@@ -133,6 +132,16 @@ pub fn texel_bytes(format: vk::Format) -> Option<u64> {
         vk::Format::B10G11R11_UFLOAT_PACK32 => 4,
         _ => return None,
     })
+}
+
+/// Bytes of every mip level and layer of `image`, tightly packed, at `texel` bytes a texel.
+pub fn image_bytes(image: &Image, texel: u64) -> u64 {
+    (0..image.mips)
+        .map(|level| {
+            let e = image.mip_extent(level);
+            u64::from(e.width) * u64::from(e.height) * u64::from(e.depth) * u64::from(image.layers) * texel
+        })
+        .sum()
 }
 
 /// Writes tightly packed RGBA8 pixels as a PNG.

@@ -223,17 +223,33 @@ impl<'a> Recorder<'a> {
         unsafe { self.device().cmd_copy_buffer(self.cmd, src.raw, dst.raw, &[region]) };
     }
 
-    /// Copies tightly packed texels of every layer (layer after layer) from the start of `src` into
-    /// `dst` (its colour or depth aspect). A body-level command: the enclosing pass declares `src`
+    /// Copies tightly packed texels of every mip level (level after level, each layer after layer)
+    /// from the start of `src` into `dst` (its colour or depth aspect). A body-level command: the enclosing pass declares `src`
     /// as `TransferRead` and `dst` as `TransferWrite`.
     pub fn copy_buffer_to_image(&self, src: &Buffer, dst: &Image, texel_bytes: u64) {
-        let e = dst.extent;
-        let layers = u64::from(dst.layers);
-        if u64::from(e.width) * u64::from(e.height) * u64::from(e.depth) * layers * texel_bytes > src.size {
+        if crate::vk::readback::image_bytes(dst, texel_bytes) > src.size {
             crate::error::bug(&format!("copy of {} into {}: too small", src.name, dst.name));
         }
-        let layer = vk::ImageSubresourceLayers::default().aspect_mask(dst.aspect()).layer_count(dst.layers);
-        let region = vk::BufferImageCopy::default().image_subresource(layer).image_extent(e);
+        let mut offset = 0;
+        let regions: Vec<vk::BufferImageCopy> = (0..dst.mips)
+            .map(|level| {
+                let e = dst.mip_extent(level);
+                let layers = vk::ImageSubresourceLayers::default()
+                    .aspect_mask(dst.aspect())
+                    .mip_level(level)
+                    .layer_count(dst.layers);
+                let region = vk::BufferImageCopy::default()
+                    .buffer_offset(offset)
+                    .image_subresource(layers)
+                    .image_extent(e);
+                offset += u64::from(e.width)
+                    * u64::from(e.height)
+                    * u64::from(e.depth)
+                    * u64::from(dst.layers)
+                    * texel_bytes;
+                region
+            })
+            .collect();
         // SAFETY: both are alive, the buffer holds the whole extent (checked above) and the image is
         // in TRANSFER_DST_OPTIMAL through the enclosing pass's declared use.
         unsafe {
@@ -242,7 +258,7 @@ impl<'a> Recorder<'a> {
                 src.raw,
                 dst.raw,
                 vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-                &[region],
+                &regions,
             )
         };
     }

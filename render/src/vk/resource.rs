@@ -172,6 +172,8 @@ pub struct ImageDesc<'a> {
     pub layers: u32,
     /// View it as an array (`sampler2DArray`), even with one layer.
     pub array: bool,
+    /// Mip levels (1: none; each level halves the one above, at least 1 texel).
+    pub mips: u32,
     /// How it is used.
     pub usage: vk::ImageUsageFlags,
 }
@@ -188,6 +190,8 @@ pub struct Image {
     pub extent: vk::Extent3D,
     /// Array layers.
     pub layers: u32,
+    /// Mip levels.
+    pub mips: u32,
     /// Its name.
     pub name: String,
     pub(crate) id: u64,
@@ -203,7 +207,7 @@ impl Gpu {
             .image_type(desc.kind)
             .format(desc.format)
             .extent(desc.extent)
-            .mip_levels(1)
+            .mip_levels(desc.mips.max(1))
             .array_layers(desc.layers.max(1))
             .samples(vk::SampleCountFlags::TYPE_1)
             .tiling(vk::ImageTiling::OPTIMAL)
@@ -224,7 +228,7 @@ impl Gpu {
             .image(raw)
             .view_type(view_type)
             .format(desc.format)
-            .subresource_range(full_range(desc.format, desc.layers.max(1)));
+            .subresource_range(full_range(desc.format, desc.layers.max(1), desc.mips.max(1)));
         let view = if desc.usage.intersects(VIEW_USAGES) {
             // SAFETY: `raw` is a live image of this device created just above.
             match unsafe { shared.device.create_image_view(&view_info, None) } {
@@ -251,6 +255,7 @@ impl Gpu {
             format: desc.format,
             extent: desc.extent,
             layers: desc.layers.max(1),
+            mips: desc.mips.max(1),
             name: desc.name.to_owned(),
             id,
             state: Arc::new(Mutex::new(TrackedState::untouched())),
@@ -272,9 +277,19 @@ impl Image {
         aspect_of(self.format)
     }
 
-    /// The subresource range covering every layer.
+    /// The subresource range covering every layer and mip.
     pub fn range(&self) -> vk::ImageSubresourceRange {
-        full_range(self.format, self.layers)
+        full_range(self.format, self.layers, self.mips)
+    }
+
+    /// The extent of mip level `level`.
+    pub fn mip_extent(&self, level: u32) -> vk::Extent3D {
+        let e = self.extent;
+        vk::Extent3D {
+            width: (e.width >> level).max(1),
+            height: (e.height >> level).max(1),
+            depth: (e.depth >> level).max(1),
+        }
     }
 }
 
@@ -310,11 +325,11 @@ pub fn aspect_of(format: vk::Format) -> vk::ImageAspectFlags {
     }
 }
 
-fn full_range(format: vk::Format, layers: u32) -> vk::ImageSubresourceRange {
+fn full_range(format: vk::Format, layers: u32, mips: u32) -> vk::ImageSubresourceRange {
     vk::ImageSubresourceRange::default()
         .aspect_mask(aspect_of(format))
         .base_mip_level(0)
-        .level_count(1)
+        .level_count(mips)
         .base_array_layer(0)
         .layer_count(layers)
 }

@@ -13,6 +13,8 @@ pub struct Samplers {
     pub linear_clamp: vk::Sampler,
     /// Bilinear, repeat (textures that tile).
     pub linear_repeat: vk::Sampler,
+    /// Trilinear, clamp to edge, every mip level (textures read at an explicit LOD).
+    pub trilinear_clamp: vk::Sampler,
     /// Depth comparison (LESS_OR_EQUAL), bilinear: hardware 2x2 PCF for shadow maps. Clamped to the
     /// edge: a lookup is made only inside a layer's view, and a filter tap past the layer's edge
     /// reads the edge's depth (read as lit, a point light's shadow leaked along its cube seams).
@@ -52,6 +54,12 @@ impl Samplers {
                 "sampler.linear_repeat",
                 base(vk::Filter::LINEAR, vk::SamplerAddressMode::REPEAT),
             )?,
+            trilinear_clamp: make(
+                "sampler.trilinear_clamp",
+                base(vk::Filter::LINEAR, vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                    .mipmap_mode(vk::SamplerMipmapMode::LINEAR)
+                    .max_lod(vk::LOD_CLAMP_NONE),
+            )?,
             shadow_compare: make(
                 "sampler.shadow_compare",
                 base(vk::Filter::LINEAR, vk::SamplerAddressMode::CLAMP_TO_EDGE)
@@ -71,7 +79,13 @@ impl Drop for Samplers {
     fn drop(&mut self) {
         // SAFETY: no submission is in flight (`Gpu::submit` waits), so no descriptor uses them.
         unsafe {
-            for s in [self.linear_clamp, self.linear_repeat, self.shadow_compare, self.nearest_clamp] {
+            for s in [
+                self.linear_clamp,
+                self.linear_repeat,
+                self.trilinear_clamp,
+                self.shadow_compare,
+                self.nearest_clamp,
+            ] {
                 self.shared.device.destroy_sampler(s, None);
             }
         }

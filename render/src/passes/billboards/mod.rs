@@ -158,7 +158,16 @@ impl BillboardsPass {
     pub fn new(gpu: &Gpu, width: u32, height: u32) -> Result<Self> {
         let copy_name = crate::names::resource(NAME, "depth_copy");
         let image = |name, kind, format, extent, usage| {
-            gpu.create_image(&ImageDesc { name, kind, format, extent, layers: 1, array: false, usage })
+            gpu.create_image(&ImageDesc {
+                name,
+                kind,
+                format,
+                extent,
+                layers: 1,
+                array: false,
+                mips: 1,
+                usage,
+            })
         };
         use vk::ImageUsageFlags as U;
         Ok(BillboardsPass {

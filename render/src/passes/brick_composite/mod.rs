@@ -44,6 +44,7 @@ impl BrickCompositePass {
                 extent: vk::Extent3D { width, height, depth: 1 },
                 layers: 1,
                 array: false,
+                mips: 1,
                 usage: vk::ImageUsageFlags::STORAGE
                     | vk::ImageUsageFlags::SAMPLED
                     | vk::ImageUsageFlags::TRANSFER_SRC,

@@ -105,6 +105,7 @@ impl BrickMarchPass {
                 extent: vk::Extent3D { width: 1, height: 1, depth: 1 },
                 layers: 1,
                 array: false,
+                mips: 1,
                 usage: vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
             })?,
         })
@@ -176,6 +177,7 @@ fn ray_image(gpu: &Gpu, name: &'static str, width: u32, height: u32) -> Result<I
         extent: vk::Extent3D { width, height, depth: 1 },
         layers: 1,
         array: false,
+        mips: 1,
         usage: vk::ImageUsageFlags::STORAGE | vk::ImageUsageFlags::TRANSFER_SRC,
     })
 }

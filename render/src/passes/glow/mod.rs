@@ -93,6 +93,7 @@ impl GlowPass {
                 extent,
                 layers: 1,
                 array: false,
+                mips: 1,
                 usage,
             })
         };

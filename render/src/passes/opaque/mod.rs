@@ -70,7 +70,7 @@ pub fn lighting_bindings<'r>(
         Binding::Storage(&world.lights, buffers),
         Binding::Storage(&world.shadow_views, buffers),
         Binding::Sampled(&world.shadow_atlas, samplers.shadow_compare, images),
-        Binding::Sampled(&world.projector_tex, samplers.linear_clamp, images),
+        Binding::Sampled(&world.projector_tex, samplers.trilinear_clamp, images),
     ]
 }
 
@@ -94,6 +94,7 @@ impl OpaquePass {
             extent: vk::Extent3D { width, height, depth: 1 },
             layers: 1,
             array: false,
+            mips: 1,
             usage: vk::ImageUsageFlags::STORAGE,
         })?;
         let depths = gpu.create_buffer(&BufferDesc {
