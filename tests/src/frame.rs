@@ -67,6 +67,12 @@ pub fn render_scene(
     Ok(Frame { scene, width, height, hdr })
 }
 
+/// Root-mean-square difference of two images' RGB (any further channel ignored), per channel.
+pub fn rms_difference<const N: usize>(a: &[[f32; N]], b: &[[f32; N]]) -> f32 {
+    let sum: f32 = a.iter().zip(b).map(|(p, q)| (0..3).map(|c| (p[c] - q[c]).powi(2)).sum::<f32>()).sum();
+    (sum / (a.len() * 3) as f32).sqrt()
+}
+
 /// A fresh temporary directory for one test (unique per process and name).
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("pf-test-{}-{name}", std::process::id()));

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use fog::froxel::{integrate_column, Medium, Slices};
 use glam::{Vec2, Vec3};
-use pf_tests::frame::{render_scene, temp_dir, Frame};
+use pf_tests::frame::{render_scene, rms_difference, temp_dir, Frame};
 use pf_tests::gpu_test;
 use render::fog_gpu::froxel::{FroxelFog, FroxelGrid, FROXEL_NEAR_M};
 use render::frame::fog::{fog_volumes, height_fog};
@@ -304,12 +304,6 @@ fn sliding_camera_scene(camera_x: f32) -> String {
 }
 
 /// Root mean square of the difference of two images' RGB.
-fn rms_difference(a: &Frame, b: &Frame) -> f32 {
-    let sum: f32 =
-        a.hdr.iter().zip(&b.hdr).map(|(p, q)| (0..3).map(|c| (p[c] - q[c]).powi(2)).sum::<f32>()).sum();
-    (sum / (a.hdr.len() * 3) as f32).sqrt()
-}
-
 #[test]
 fn a_moved_camera_leaves_under_five_percent_of_the_old_view_after_eight_frames() {
     let dir = temp_dir("camera-ghost");
@@ -324,8 +318,8 @@ fn a_moved_camera_leaves_under_five_percent_of_the_old_view_after_eight_frames()
         let trailing = frames_of(gpu, &mut moved, &after, GHOST_FRAMES)?;
         let mut fresh = HostRenderer::new(gpu, W, H)?;
         let settled = frames_of(gpu, &mut fresh, &after, 16 + GHOST_FRAMES)?;
-        let change = rms_difference(&old_view, &settled);
-        let left = rms_difference(&trailing, &settled);
+        let change = rms_difference(&old_view.hdr, &settled.hdr);
+        let left = rms_difference(&trailing.hdr, &settled.hdr);
         eprintln!("camera moved: {left} of the change {change} left after {GHOST_FRAMES} frames");
         assert!(change > 1e-3, "the move changes the image: {change}");
         assert!(

@@ -11,7 +11,7 @@
 
 use std::path::PathBuf;
 
-use pf_tests::frame::temp_dir;
+use pf_tests::frame::{rms_difference, temp_dir};
 use pf_tests::gpu_test;
 use render::frame::HostRenderer;
 use render::scene::{load, parse, Scene};
@@ -101,11 +101,6 @@ fn check_scene(name: &str) {
 }
 
 /// Root mean square over the pixels and RGB channels of `a - b`.
-fn rms_difference(a: &[[f32; 3]], b: &[[f32; 3]]) -> f32 {
-    let sum: f32 = a.iter().zip(b).map(|(p, q)| (0..3).map(|c| (p[c] - q[c]).powi(2)).sum::<f32>()).sum();
-    (sum / (a.len() * 3) as f32).sqrt()
-}
-
 #[test]
 fn dust_sunbeams_still_frames_change_by_under_one_percent_of_the_fog() {
     gpu_test(|gpu| {
