@@ -75,7 +75,7 @@ pub fn mip_chain(img: &image::RgbaImage) -> Vec<image::RgbaImage> {
                     let sum: u32 = texels.iter().map(|t| u32::from(t[3])).sum();
                     return ((sum + 2) / 4) as u8;
                 }
-                let mean = texels.iter().map(|t| srgb_to_linear(t[c])).sum::<f32>() / 4.0;
+                let mean = texels.iter().map(|t| srgb_to_linear(f32::from(t[c]) / 255.0)).sum::<f32>() / 4.0;
                 linear_to_srgb(mean)
             }))
         });
@@ -84,15 +84,16 @@ pub fn mip_chain(img: &image::RgbaImage) -> Vec<image::RgbaImage> {
     chain
 }
 
-fn srgb_to_linear(v: u8) -> f32 {
-    let c = f32::from(v) / 255.0;
-    if c <= 0.04045 {
+/// The sRGB transfer function inverted: an encoded value in 0..1 to linear light.
+pub fn srgb_to_linear(c: f32) -> f32 {
+    if c <= 0.040_45 {
         c / 12.92
     } else {
         ((c + 0.055) / 1.055).powf(2.4)
     }
 }
 
+/// Linear light in 0..1 to an sRGB-encoded byte.
 fn linear_to_srgb(l: f32) -> u8 {
     let c = if l <= 0.003_130_8 { l * 12.92 } else { 1.055 * l.powf(1.0 / 2.4) - 0.055 };
     (c * 255.0).round().clamp(0.0, 255.0) as u8

@@ -254,19 +254,10 @@ fn system_inputs(p: &ParticleSource, stats: &HashMap<String, TextureStats>) -> S
         UnknownTexturePolicy::Unknown,
     );
     let measured = own.or_else(|| (p.texture.is_none()).then(assetstats::default_texture_stats));
-    let (tex_mean_alpha, tint) =
-        measured.map_or((1.0, [1.0; 3]), |s| (s.mean_alpha, s.mean_color.map(srgb_to_linear)));
+    let (tex_mean_alpha, tint) = measured
+        .map_or((1.0, [1.0; 3]), |s| (s.mean_alpha, s.mean_color.map(crate::textures::srgb_to_linear)));
     let context = SystemContext { attachment: p.attachment, hud: p.hud, texture, live_count: None };
     SystemInputs { input, context, tex_mean_alpha, tint }
-}
-
-/// The sRGB transfer function inverted (texture colours are sRGB-encoded bytes).
-fn srgb_to_linear(c: f32) -> f32 {
-    if c <= 0.040_45 {
-        c / 12.92
-    } else {
-        ((c + 0.055) / 1.055).powf(2.4)
-    }
 }
 
 #[cfg(test)]

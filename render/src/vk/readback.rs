@@ -136,12 +136,7 @@ pub fn texel_bytes(format: vk::Format) -> Option<u64> {
 
 /// Bytes of every mip level and layer of `image`, tightly packed, at `texel` bytes a texel.
 pub fn image_bytes(image: &Image, texel: u64) -> u64 {
-    (0..image.mips)
-        .map(|level| {
-            let e = image.mip_extent(level);
-            u64::from(e.width) * u64::from(e.height) * u64::from(e.depth) * u64::from(image.layers) * texel
-        })
-        .sum()
+    (0..image.mips).map(|level| image.level_bytes(level, texel)).sum()
 }
 
 /// Writes tightly packed RGBA8 pixels as a PNG.

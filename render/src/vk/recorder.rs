@@ -224,8 +224,8 @@ impl<'a> Recorder<'a> {
     }
 
     /// Copies tightly packed texels of every mip level (level after level, each layer after layer)
-    /// from the start of `src` into `dst` (its colour or depth aspect). A body-level command: the enclosing pass declares `src`
-    /// as `TransferRead` and `dst` as `TransferWrite`.
+    /// from the start of `src` into `dst` (its colour or depth aspect). A body-level command: the
+    /// enclosing pass declares `src` as `TransferRead` and `dst` as `TransferWrite`.
     pub fn copy_buffer_to_image(&self, src: &Buffer, dst: &Image, texel_bytes: u64) {
         if crate::vk::readback::image_bytes(dst, texel_bytes) > src.size {
             crate::error::bug(&format!("copy of {} into {}: too small", src.name, dst.name));
@@ -233,7 +233,6 @@ impl<'a> Recorder<'a> {
         let mut offset = 0;
         let regions: Vec<vk::BufferImageCopy> = (0..dst.mips)
             .map(|level| {
-                let e = dst.mip_extent(level);
                 let layers = vk::ImageSubresourceLayers::default()
                     .aspect_mask(dst.aspect())
                     .mip_level(level)
@@ -241,12 +240,8 @@ impl<'a> Recorder<'a> {
                 let region = vk::BufferImageCopy::default()
                     .buffer_offset(offset)
                     .image_subresource(layers)
-                    .image_extent(e);
-                offset += u64::from(e.width)
-                    * u64::from(e.height)
-                    * u64::from(e.depth)
-                    * u64::from(dst.layers)
-                    * texel_bytes;
+                    .image_extent(dst.mip_extent(level));
+                offset += dst.level_bytes(level, texel_bytes);
                 region
             })
             .collect();

@@ -282,6 +282,12 @@ impl Image {
         full_range(self.format, self.layers, self.mips)
     }
 
+    /// Bytes of mip level `level`, every layer, tightly packed at `texel` bytes a texel.
+    pub fn level_bytes(&self, level: u32, texel: u64) -> u64 {
+        let e = self.mip_extent(level);
+        u64::from(e.width) * u64::from(e.height) * u64::from(e.depth) * u64::from(self.layers) * texel
+    }
+
     /// The extent of mip level `level`.
     pub fn mip_extent(&self, level: u32) -> vk::Extent3D {
         let e = self.extent;
