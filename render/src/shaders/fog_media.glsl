@@ -147,7 +147,11 @@ const vec2 FOG_PIXEL_RAY_OFFSETS[FOG_PIXEL_RAYS] =
 // weighted by that part: dense where the falloff peaks, fewer where a ray grazes the window or ends
 // at a surface inside it (half as many over a window's disc on average), and continuous as a pixel
 // moves, since a cell the window's end or a surface enters starts at weight 0. (One count of equal
-// steps per span drew a contour line wherever the count changed.)
+// steps per span drew a contour line wherever the count changed.) The span is also clipped to the
+// part of the ray inside the light's beam (light_beam_span), so a cell a cone's edge crosses counts
+// what lies inside it: seen from the side, a beam's axis passes through the closest approach, and
+// a narrow beam fell across the same cells for every pixel along it, all or nothing at their
+// middles (its first window radius a tenth dimmer than the reference).
 //
 // The pixel's rays, a fraction of a pixel apart, see nearly the same integrand, so they share the
 // samples, interleaved: ray k takes cells FOG_PIXEL_RAYS times wider, shifted by k of the fine
@@ -173,8 +177,9 @@ vec3 near_light_along(uint i, float r, sampler3D integrated, vec2 uv, int ray_k,
     float c = dot(to_light, dir);
     float h2 = max(dot(to_light, to_light) - c * c, FOG_LIGHT_FLOOR_M * FOG_LIGHT_FLOOR_M);
     float tc = sqrt(max(r * r - h2, 0.0));
-    float s0 = max(c - tc, 0.0);
-    float s1 = min(c + tc, len_m);
+    vec2 beam = light_beam_span(lights[i], cam, dir);
+    float s0 = max(max(c - tc, 0.0), beam.x);
+    float s1 = min(min(c + tc, len_m), beam.y);
     if (tc <= 0.0 || s1 <= s0) {
         return vec3(0.0);
     }

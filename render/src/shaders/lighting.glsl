@@ -91,6 +91,69 @@ vec2 projector_uv(GpuLight l, vec3 right, vec3 q, out float z) {
     return vec2(dot(local, right), dot(local, l.up_cos_inner.xyz)) / (max(z, 1e-4) * l.projector.x) * 0.5 + 0.5;
 }
 
+// Clips `span` (an interval of s along a line) to where p + q s >= 0.
+void clip_to_half_line(inout vec2 span, float p, float q) {
+    if (q > 0.0) {
+        span.x = max(span.x, -p / q);
+    } else if (q < 0.0) {
+        span.y = min(span.y, -p / q);
+    } else if (p < 0.0) {
+        span.y = span.x - 1.0;
+    }
+}
+
+// The part (s0, s1) of the line `origin + s dir` (dir unit) that light `l` can reach: inside a
+// spot's outer cone, or a projector's frustum in front of its near plane; all of it for a point
+// light. Empty where s1 <= s0. The near window samples only this part, so a cell a cone's edge
+// crosses counts what lies inside it rather than all or nothing at its middle (which, with the
+// cells anchored at the ray's closest approach, landed the same way for every pixel along a beam
+// seen from the side and dimmed its first metre by a tenth).
+vec2 light_beam_span(GpuLight l, vec3 origin, vec3 dir) {
+    vec2 span = vec2(-3.0e38, 3.0e38);
+    vec3 o = origin - l.position_range.xyz;
+    vec3 axis = l.direction_cos_outer.xyz;
+    float u = dot(o, axis);
+    float v = dot(dir, axis);
+    uint kind = l.kind_shadow.x;
+    if (kind == LIGHT_PROJECTOR) {
+        // Five planes through the frustum, each bound linear along the line.
+        clip_to_half_line(span, u - l.projector.z, v);
+        float t = l.projector.x;
+        vec3 up = l.up_cos_inner.xyz;
+        vec3 right = normalize(cross(axis, up));
+        clip_to_half_line(span, t * u - dot(o, right), t * v - dot(dir, right));
+        clip_to_half_line(span, t * u + dot(o, right), t * v + dot(dir, right));
+        clip_to_half_line(span, t * u - dot(o, up), t * v - dot(dir, up));
+        clip_to_half_line(span, t * u + dot(o, up), t * v + dot(dir, up));
+    } else if (kind == LIGHT_SPOT && l.direction_cos_outer.w > 0.0) {
+        // In front of the apex, and (u + v s)^2 >= cos^2 |o + s dir|^2: a quadratic a s^2 + b s + c.
+        clip_to_half_line(span, u, v);
+        float k = l.direction_cos_outer.w * l.direction_cos_outer.w;
+        float a = v * v - k;
+        float b = 2.0 * (u * v - k * dot(o, dir));
+        float c = u * u - k * dot(o, o);
+        float disc = b * b - 4.0 * a * c;
+        if (abs(a) > 1e-6 && disc >= 0.0) {
+            float root = sqrt(disc);
+            float r0 = (-b - root) / (2.0 * a);
+            float r1 = (-b + root) / (2.0 * a);
+            float lo = min(r0, r1);
+            float hi = max(r0, r1);
+            if (a < 0.0) {
+                // The line's direction is outside the cone's angle: it crosses one nappe.
+                span = vec2(max(span.x, lo), min(span.y, hi));
+            } else if (v > 0.0) {
+                span.x = max(span.x, hi);  // heading into the cone: it stays in from the far root
+            } else {
+                span.y = min(span.y, lo);
+            }
+        } else if (a < 0.0 && disc < 0.0) {
+            span.y = span.x - 1.0;  // the line misses the cone
+        }
+    }
+    return span;
+}
+
 // Texels of a projector's texture between two taps of its mean over a segment (below).
 const float PROJECTOR_TAP_TEXELS = 8.0;
 const int PROJECTOR_MAX_TAPS = 8;
