@@ -232,6 +232,8 @@ vec3 near_light_along(uint i, float r, sampler3D integrated, vec2 uv, int ray_k,
 // the reference: at a light's apex the cone's edges and a projector's texture are sharper than a
 // pixel.
 vec3 fog_near_in_scatter(sampler3D integrated, vec2 pixel, vec2 size, float z_end) {
+    // A pixel's width per metre of view depth.
+    float pixel_tan = 2.0 * fog.forward_tan.w * max(fog.right_aspect.w / size.x, 1.0 / size.y);
     vec3 sum = vec3(0.0);
     for (uint i = 0u; i < frame.counts.x; ++i) {
         if ((lights[i].kind_shadow.w & LIGHT_VOLUMETRIC) == 0u) {
@@ -244,7 +246,6 @@ vec3 fog_near_in_scatter(sampler3D integrated, vec2 pixel, vec2 size, float z_en
         vec3 to_light = light_pos - frame.camera_pos.xyz;
         vec3 dir = normalize(froxel_ray((pixel + 0.5) / size));
         float c = dot(to_light, dir);
-        float pixel_tan = 2.0 * fog.forward_tan.w * max(fog.right_aspect.w / size.x, 1.0 / size.y);
         float reach = r + max(c, 0.0) * pixel_tan;
         if (dot(to_light, to_light) - c * c > reach * reach) {
             continue;

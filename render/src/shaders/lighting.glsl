@@ -83,6 +83,11 @@ float range_window(float dist, float range) {
     return w * w;
 }
 
+// A projector's right axis (its texture's u direction).
+vec3 projector_right(GpuLight l) {
+    return normalize(cross(l.direction_cos_outer.xyz, l.up_cos_inner.xyz));
+}
+
 // A projector's texture coordinates of world point `q` (its `right` axis given), and its depth
 // along the projector's axis in `z`.
 vec2 projector_uv(GpuLight l, vec3 right, vec3 q, out float z) {
@@ -120,7 +125,7 @@ vec2 light_beam_span(GpuLight l, vec3 origin, vec3 dir) {
         clip_to_half_line(span, u - l.projector.z, v);
         float t = l.projector.x;
         vec3 up = l.up_cos_inner.xyz;
-        vec3 right = normalize(cross(axis, up));
+        vec3 right = projector_right(l);
         clip_to_half_line(span, t * u - dot(o, right), t * v - dot(dir, right));
         clip_to_half_line(span, t * u + dot(o, right), t * v + dot(dir, right));
         clip_to_half_line(span, t * u - dot(o, up), t * v - dot(dir, up));
@@ -162,7 +167,7 @@ const int PROJECTOR_MAX_TAPS = 8;
 // taps PROJECTOR_TAP_TEXELS apart in the texture (at most PROJECTOR_MAX_TAPS, then farther
 // apart), each read at the mip level of the spacing. A point (`seg_a` = `seg_b`) reads one texel.
 vec3 projector_mean(GpuLight l, vec3 seg_a, vec3 seg_b) {
-    vec3 right = normalize(cross(l.direction_cos_outer.xyz, l.up_cos_inner.xyz));
+    vec3 right = projector_right(l);
     float size = float(textureSize(projector_tex, 0).x);
     float za;
     float zb;
