@@ -1,7 +1,8 @@
 //! The particle textures on the GPU: one sampled 2D array (`particles.textures`, RGBA8 sRGB) whose
 //! layer 0 is the viewer's default particle texture (`assetstats::default_particle_texture`, the
 //! procedural twin of the viewer's local `pixiesmall.j2c`) and whose other layers are the scene's
-//! particle textures by name, each resized to [`PARTICLE_TEXTURE_SIZE`] (triangle filter); plus
+//! particle textures by name, each resized to [`PARTICLE_TEXTURE_SIZE`] (triangle filter), with their
+//! mip chains (`textures::mip_chain`; the billboards sample them trilinearly); plus
 //! `particles.source_layers`, the layer of each source id, read by the billboard vertex shader.
 
 use ash::vk;
@@ -54,7 +55,7 @@ impl ParticleTextures {
         if layers.is_empty() {
             layers.push(default_layer());
         }
-        let image = textures::upload_array(gpu, "particles.textures", &layers, PARTICLE_TEXTURE_SIZE, false)?;
+        let image = textures::upload_array(gpu, "particles.textures", &layers, PARTICLE_TEXTURE_SIZE, true)?;
         let count = layers.len() as u32;
         let table: Vec<u32> = source_layers.iter().map(|&l| l.min(count - 1)).collect();
         let table = if table.is_empty() { vec![0] } else { table };

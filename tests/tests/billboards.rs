@@ -535,3 +535,41 @@ fn lit_billboards_take_the_ambient_light_and_emissive_ones_do_not() {
         Ok(())
     });
 }
+
+#[test]
+fn a_minified_particle_texture_reads_its_mips_not_scattered_texels() {
+    // A 1 m particle 10 m away is about 10 pixels wide here, so each pixel covers some 13 x 13
+    // texels of its 128 x 128 texture: a one-texel black and white checkerboard. Read at the base
+    // level, a pixel shows whichever texels its centre lands between (anything from black to
+    // white, and a different mix as the particle moves: the shimmer of distant sparks); read
+    // through the mip chain, as the viewer's mipmapped textures are, every pixel shows the
+    // checkerboard's mean, half white in linear light.
+    let dir = temp_dir("bb-mips");
+    let checker = image::RgbaImage::from_fn(128, 128, |x, y| {
+        let v = if (x + y) % 2 == 0 { 255 } else { 0 };
+        image::Rgba([v, v, v, 255])
+    });
+    checker.save(dir.join("checker.png")).expect("writing the checkerboard");
+    let part = Still::default();
+    let toml = dark_scene(EYE, LOOK)
+        + &part.toml("p0").replace("texture = \"white\"", "texture = \"checker\"")
+        + "[textures]\nchecker = \"checker.png\"\n";
+    gpu_test(|gpu| {
+        let shot = shoot(gpu, &toml, &dir, false, 1)?;
+        // Pixels whose centres lie in the middle half of the quad (clear of its edges).
+        let (lo, hi) = expected_box(&shot, part.pos, Vec3::X * 0.25, Vec3::Z * 0.25);
+        let mut values = Vec::new();
+        for y in lo.y.ceil() as usize..hi.y.floor() as usize {
+            for x in lo.x.ceil() as usize..hi.x.floor() as usize {
+                values.push(shot.at_px(x, y)[0]);
+            }
+        }
+        assert!(values.len() >= 9, "{} pixels inside the particle", values.len());
+        let (min, max) = values.iter().fold((f32::MAX, f32::MIN), |(a, b), &v| (a.min(v), b.max(v)));
+        assert!(
+            (min - 0.5).abs() < 0.02 && (max - 0.5).abs() < 0.02,
+            "pixels {min:.3}..{max:.3}, expected the checkerboard's mean 0.5 in each: {values:?}"
+        );
+        Ok(())
+    });
+}

@@ -11,10 +11,10 @@ use crate::error::{Result, VkResultExt};
 pub struct Samplers {
     /// Bilinear, clamp to edge.
     pub linear_clamp: vk::Sampler,
-    /// Bilinear, repeat (textures that tile).
-    pub linear_repeat: vk::Sampler,
-    /// Trilinear, clamp to edge, every mip level (textures read at an explicit LOD).
+    /// Trilinear, clamp to edge, every mip level.
     pub trilinear_clamp: vk::Sampler,
+    /// Trilinear, repeat, every mip level (textures that tile).
+    pub trilinear_repeat: vk::Sampler,
     /// Depth comparison (LESS_OR_EQUAL), bilinear: hardware 2x2 PCF for shadow maps. Clamped to the
     /// edge: a lookup is made only inside a layer's view, and a filter tap past the layer's edge
     /// reads the edge's depth (read as lit, a point light's shadow leaked along its cube seams).
@@ -50,13 +50,15 @@ impl Samplers {
                 "sampler.linear_clamp",
                 base(vk::Filter::LINEAR, vk::SamplerAddressMode::CLAMP_TO_EDGE),
             )?,
-            linear_repeat: make(
-                "sampler.linear_repeat",
-                base(vk::Filter::LINEAR, vk::SamplerAddressMode::REPEAT),
-            )?,
             trilinear_clamp: make(
                 "sampler.trilinear_clamp",
                 base(vk::Filter::LINEAR, vk::SamplerAddressMode::CLAMP_TO_EDGE)
+                    .mipmap_mode(vk::SamplerMipmapMode::LINEAR)
+                    .max_lod(vk::LOD_CLAMP_NONE),
+            )?,
+            trilinear_repeat: make(
+                "sampler.trilinear_repeat",
+                base(vk::Filter::LINEAR, vk::SamplerAddressMode::REPEAT)
                     .mipmap_mode(vk::SamplerMipmapMode::LINEAR)
                     .max_lod(vk::LOD_CLAMP_NONE),
             )?,
@@ -81,8 +83,8 @@ impl Drop for Samplers {
         unsafe {
             for s in [
                 self.linear_clamp,
-                self.linear_repeat,
                 self.trilinear_clamp,
+                self.trilinear_repeat,
                 self.shadow_compare,
                 self.nearest_clamp,
             ] {

@@ -1,5 +1,5 @@
 // Shared by the billboard shaders: bindings 6.. (after the lighting inputs 0..5), push constants,
-// particle flags and the texture lookup.
+// particle flags and the particle textures (read in fragment shaders through billboard_texel.glsl).
 #ifndef BILLBOARD_COMMON_GLSL
 #define BILLBOARD_COMMON_GLSL
 #include "gpu_types.glsl"
@@ -24,12 +24,5 @@ const uint PF_HUD = 0x40000000u;
 const float MIN_ALPHA = 0.004;
 // push.blend.w of the HUD draw.
 const uint DRAW_HUD = 1u;
-
-// The particle texture texel at `uv`: layer 0 clamped, other layers repeated. The layers have one
-// mip level, so an explicit LOD 0 equals an implicit one and needs no derivatives in the branch.
-vec4 particle_texel(vec2 at, uint tex_layer) {
-    vec3 p = vec3(at, float(tex_layer));
-    return tex_layer == 0u ? textureLod(particle_tex, p, 0.0) : textureLod(particle_tex_repeat, p, 0.0);
-}
 
 #endif

@@ -13,7 +13,7 @@
 #include "lighting.glsl"
 #define FOG_UNIFORM_BINDING 10
 #include "froxel_common.glsl"
-#include "billboard_common.glsl"
+#include "billboard_texel.glsl"
 
 layout(set = 0, binding = 11) uniform sampler3D integrated;
 layout(set = 0, binding = 12) uniform sampler2D scene_depth;

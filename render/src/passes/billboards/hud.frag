@@ -3,7 +3,7 @@
 // attachments after the world: texture RGBA x particle colour written as display values and
 // blended with the particle's legacy pair, the alpha discard of the world draw; no fog, no
 // soft fade, no glow. HUD lighting is not modelled: every HUD particle is drawn fullbright.
-#include "billboard_common.glsl"
+#include "billboard_texel.glsl"
 
 layout(location = 0) in vec3 world_pos;
 layout(location = 1) in vec2 uv;
