@@ -83,6 +83,17 @@ fn the_renderer_converts_what_classify_reports() {
             assert!(s.carriers > 0 && s.bricks_used > 0, "{name}: {s:?}");
             assert!(s.brick_bytes_allocated <= s.brick_bytes_budget, "{name}: {s:?}");
             assert!(relative(s.mass_splatted_m2, s.mass_expected_m2) < 0.005, "{name}: {s:?}");
+            // Bricks by system: every converted system holds some, no billboard system any, most
+            // first, and together the bricks requested (none failed or overflowed here).
+            let by_system = &s.bricks_by_system;
+            assert_eq!(s.alloc_failures, 0, "{name}: {s:?}");
+            assert_eq!(by_system.iter().map(|b| b.bricks).sum::<u32>(), s.bricks_requested, "{name}: {s:?}");
+            assert!(by_system.windows(2).all(|w| w[0].bricks >= w[1].bricks), "{name}: {by_system:?}");
+            for (i, row) in rows.iter().enumerate() {
+                let held = by_system.iter().find(|b| b.name == row.source).map_or(0, |b| b.bricks);
+                let weight = sp.systems.weights()[i];
+                assert_eq!(held > 0, weight > 0.0, "{name}/{}: weight {weight}, {by_system:?}", row.source);
+            }
         }
         Ok(())
     });

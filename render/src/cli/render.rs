@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use crate::frame::features::FeatureOff;
 use crate::frame::HostRenderer;
-use crate::particle_fog::stats::FogStats;
+use crate::particle_fog::stats::{FogStats, SystemBricks};
 use crate::vk::profiler::PassTiming;
 use crate::vk::readback::write_png;
 use crate::world::World;
@@ -321,6 +321,21 @@ fn source_table(
     table
 }
 
+/// The systems using the most bricks, for the `fog` section: up to [`BRICK_SYSTEMS_SHOWN`].
+fn format_bricks_by_system(systems: &[SystemBricks]) -> String {
+    if systems.is_empty() {
+        return String::new();
+    }
+    let shown: Vec<String> =
+        systems.iter().take(BRICK_SYSTEMS_SHOWN).map(|s| format!("{} {}", s.name, s.bricks)).collect();
+    let more = systems.len().saturating_sub(BRICK_SYSTEMS_SHOWN);
+    let tail = if more > 0 { format!(" (+{more} more)") } else { String::new() };
+    format!("bricks by system: {}{tail}\n", shown.join(", "))
+}
+
+/// Systems named in the `fog` section's bricks-by-system line.
+const BRICK_SYSTEMS_SHOWN: usize = 3;
+
 /// The `fog` section of the timing table.
 pub fn format_fog(f: &FogStats) -> String {
     let mib = |b: u64| b as f64 / (1u64 << 20) as f64;
@@ -329,7 +344,7 @@ pub fn format_fog(f: &FogStats) -> String {
     format!(
         "particle fog: {} system(s) converted, {} demoted; {} carriers ({} poisoned, {} too large)\n\
          bricks: {} used of {} ({:.1} MiB of {:.1} MiB budget, {:.1} MiB allocated), {} requested, {} failed, {} evicted\n\
-         mass: {:.4} m2 expected, {:.4} m2 splatted ({:+.3} %), {:.4} m2 clipped\n",
+         mass: {:.4} m2 expected, {:.4} m2 splatted ({:+.3} %), {:.4} m2 clipped\n{}",
         f.systems_converted,
         f.systems_demoted,
         f.carriers,
@@ -347,6 +362,7 @@ pub fn format_fog(f: &FogStats) -> String {
         f.mass_splatted_m2,
         rel,
         f.mass_clipped_m2,
+        format_bricks_by_system(&f.bricks_by_system),
     )
 }
 

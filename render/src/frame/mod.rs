@@ -33,7 +33,7 @@ use self::fog::FrameFog;
 use self::particles::{ParticlePasses, SceneParticles};
 use crate::error::Result;
 use crate::gpu_types::FrameUniform;
-use crate::particle_fog::stats::FogStats;
+use crate::particle_fog::stats::{FogStats, SystemBricks};
 use crate::particles_gpu::ParticleBudget;
 use crate::passes::billboards::pipeline::HUD_TARGET_FORMAT;
 use crate::passes::glow::{self, GlowPass, GLOW_STRENGTH};
@@ -180,6 +180,7 @@ impl HostRenderer {
         Some(FogStats {
             systems_converted: sp.systems.converted(),
             systems_demoted: sp.systems.demoted(),
+            bricks_by_system: SystemBricks::ranked(pf.bricks_by_source(), |i| sp.systems.name(i)),
             ..pf.stats.clone()
         })
     }

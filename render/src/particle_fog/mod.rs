@@ -11,7 +11,8 @@
 //! `fog.brick_age` -> `fog.brick_mark` -> `fog.brick_alloc` ([`crate::passes::brick_alloc`]) ->
 //! `fog.brick_splat` -> `fog.brick_splat.wide` -> `fog.brick_resolve` -> `fog.brick_clear`
 //! ([`crate::passes::brick_splat`]),
-//! and copies the counters back for [`stats::FogStats`] and the next frame's demotion.
+//! and copies the counters back for [`stats::FogStats`] and the next frame's demotion, and each
+//! source's bricks (`fog.bricks.system_bricks`) for [`ParticleFog::bricks_by_source`].
 
 pub mod export;
 pub mod pool;
@@ -69,6 +70,8 @@ pub struct ParticleFog {
     alloc: BrickAllocPasses,
     splat: BrickSplatPasses,
     readback: Buffer,
+    system_readback: Buffer,
+    bricks_by_source: Vec<u32>,
     frame: u32,
     pressure: BrickPressure,
     /// The last rendered frame's counts (systems counted by the caller).
@@ -86,12 +89,20 @@ impl ParticleFog {
             usage: vk::BufferUsageFlags::TRANSFER_DST,
             location: MemoryLocation::GpuToCpu,
         })?;
+        let system_readback = gpu.create_buffer(&BufferDesc {
+            name: "fog.bricks.system_bricks.readback",
+            size: pool.system_bricks.size,
+            usage: vk::BufferUsageFlags::TRANSFER_DST,
+            location: MemoryLocation::GpuToCpu,
+        })?;
         Ok(ParticleFog {
             key,
             pool,
             alloc: BrickAllocPasses::new(gpu)?,
             splat: BrickSplatPasses::new(gpu)?,
             readback,
+            system_readback,
+            bricks_by_source: Vec::new(),
             frame: 0,
             pressure: BrickPressure::default(),
             stats: FogStats::default(),
@@ -158,11 +169,17 @@ impl ParticleFog {
         let copy = [
             Use::Buffer(&p.counters, Access::TransferRead),
             Use::Buffer(&self.readback, Access::TransferWrite),
+            Use::Buffer(&p.system_bricks, Access::TransferRead),
+            Use::Buffer(&self.system_readback, Access::TransferWrite),
         ];
         rec.pass("fog.bricks.counters.readback", &copy, |rec| {
             rec.copy_buffer(&p.counters, &self.readback, p.counters.size);
+            rec.copy_buffer(&p.system_bricks, &self.system_readback, p.system_bricks.size);
         });
-        rec.barriers(&[Use::Buffer(&self.readback, Access::HostRead)]);
+        rec.barriers(&[
+            Use::Buffer(&self.readback, Access::HostRead),
+            Use::Buffer(&self.system_readback, Access::HostRead),
+        ]);
     }
 
     /// Reads the counters of the frame just submitted (after it completed) into [`Self::stats`]
@@ -178,6 +195,13 @@ impl ParticleFog {
         self.pressure =
             BrickPressure { used: s.bricks_used, capacity: self.pool.capacity, failures: s.alloc_failures };
         self.stats = s;
+        self.bricks_by_source = bytemuck::cast_slice(&self.system_readback.read()).to_vec();
+    }
+
+    /// The last rendered frame's bricks by source id (a brick two sources share counts for the
+    /// one that requested it first): what each system costs of the budget.
+    pub fn bricks_by_source(&self) -> &[u32] {
+        &self.bricks_by_source
     }
 }
 

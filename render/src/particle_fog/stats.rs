@@ -78,6 +78,34 @@ pub struct FogStats {
     pub mass_splatted_m2: f64,
     /// Mass lost to bricks that could not be allocated, m².
     pub mass_clipped_m2: f64,
+    /// Bricks each system uses, most first (systems with none left out): what each costs of the
+    /// budget. A brick two systems share counts for the one that requested it first, so these sum
+    /// to the bricks requested.
+    pub bricks_by_system: Vec<SystemBricks>,
+}
+
+/// One system's share of the bricks.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct SystemBricks {
+    /// The system's name in the scene.
+    pub name: String,
+    /// Bricks it requested this frame.
+    pub bricks: u32,
+}
+
+impl SystemBricks {
+    /// The systems with bricks, named by `name_of` (by source id), most bricks first (ties by id).
+    pub fn ranked<'a>(by_source: &[u32], name_of: impl Fn(usize) -> Option<&'a str>) -> Vec<SystemBricks> {
+        let mut out: Vec<(usize, u32)> =
+            by_source.iter().copied().enumerate().filter(|&(_, bricks)| bricks > 0).collect();
+        out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        out.into_iter()
+            .map(|(i, bricks)| SystemBricks {
+                name: name_of(i).map_or_else(|| format!("source {i}"), str::to_owned),
+                bricks,
+            })
+            .collect()
+    }
 }
 
 fn u64_at(w: &[u32], at: usize) -> u64 {

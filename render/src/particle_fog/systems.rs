@@ -155,6 +155,11 @@ impl FogSystems {
         self.weights.iter().filter(|&&w| w > 0.0).count() as u32
     }
 
+    /// System `index`'s name (the scene's particle source name).
+    pub fn name(&self, index: usize) -> Option<&str> {
+        self.systems.get(index).map(|s| s.input.source.as_str())
+    }
+
     /// Systems demoted by the brick budget.
     pub fn demoted(&self) -> u32 {
         self.demoted.iter().filter(|&&d| d).count() as u32

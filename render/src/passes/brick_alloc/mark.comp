@@ -3,8 +3,8 @@
 // brick of its kernel's level that its support touches, plus one cell on each side (the trilinear
 // footprint of the cells it writes, so the filtered field keeps all its mass): a brick already in
 // the page table is stamped used this frame; an empty entry becomes PAGE_REQUESTED and the first
-// thread to request it appends it to the request list (and counts it for its system, the
-// demotion priority's input). fog::splat is the CPU twin.
+// thread to request it appends it to the request list and counts it for its system (the stats'
+// bricks by system). fog::splat is the CPU twin.
 #include "bricks.glsl"
 layout(local_size_x = 64) in;
 
