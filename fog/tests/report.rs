@@ -1,5 +1,6 @@
 //! The creator report: JSON shape, one-shot weights, texture policies, text table.
 
+use fog::classify::factors::{SOFTNESS_HI, SOFTNESS_LO};
 use fog::classify::TextureVerdict;
 use fog::report::{assess_all, report_json, report_table, ReportInput, UnknownTexturePolicy};
 use fog::FogError;
@@ -27,7 +28,7 @@ fn input(source: &str, system: PartSysData, texture: &str) -> ReportInput {
     ReportInput { source: source.into(), system, texture: texture.into(), attachment: false, hud: false }
 }
 
-/// A soft texture; its factor is smoothstep(0.5, 0.85, softness).
+/// A soft texture; its factor is smoothstep(SOFTNESS_LO, SOFTNESS_HI, softness).
 fn soft(softness: f32) -> TextureVerdict {
     TextureVerdict {
         softness,
@@ -51,11 +52,12 @@ fn json_report_lists_verdicts_weights_exclusions_and_factors() {
         input("glow.lsl:9", additive, MIST_TEX),
         input("half.lsl:1", mist(), "half"),
     ];
-    // Softness 0.6925 -> t = (0.6925 - 0.5) / 0.35 = 0.55 -> score 3t^2 - 2t^3 = 0.57475, inside the
-    // band [0.5, 0.7) -> weight (0.57475 - 0.5) / 0.2 = 0.37375.
+    // Softness 55 % up the soft ramp -> t = 0.55 -> score 3t^2 - 2t^3 = 0.57475, inside the band
+    // [0.5, 0.7) -> weight (0.57475 - 0.5) / 0.2 = 0.37375.
+    let half = SOFTNESS_LO + 0.55 * (SOFTNESS_HI - SOFTNESS_LO);
     let lookup = |name: &str| match name {
         MIST_TEX => Some(soft(0.9)),
-        "half" => Some(soft(0.6925)),
+        "half" => Some(soft(half)),
         _ => None,
     };
     let rows = assess_all(&inputs, lookup, UnknownTexturePolicy::Unknown, &fog_on());

@@ -39,9 +39,15 @@ pub const LONG_LIFE_HI_S: f32 = 4.0;
 /// Texture softness at which `soft` starts rising: assetstats' soft/shaped boundary (a texture is
 /// soft exactly when its softness is above 0.5, its weakest check just passing).
 pub const SOFTNESS_LO: f32 = 0.5;
-/// Texture softness at which `soft` is 1: every assetstats check passes with a clear margin (a
-/// check's score `1 / (1 + (value / limit)^4)` is 0.85 at 65 % of its limit).
-pub const SOFTNESS_HI: f32 = 0.85;
+/// Texture softness at which `soft` is 1: every assetstats check passes by 10 % of its limit (a
+/// check's score `1 / (1 + (value / limit)^4)` is 0.604 at 90 % of its limit). The ramp only
+/// spans the statistics' own uncertainty, twice the 5 % by which they move with the texture's
+/// resolution (assetstats README): the verdict decides, the ramp softens its edge. Real sprites
+/// said why it is no wider: the tuning set's soft smoke and fire puffs sit at softness 0.59-0.92
+/// and its shaped sprites wrongly called soft at 0.71-0.82, so the earlier ramp to 0.85 (65 % of
+/// every limit) held a third of the soft puffs back while passing the shaped misses (assetstats
+/// README, "Real sprites").
+pub const SOFTNESS_HI: f32 = 0.604;
 /// Particle size at which the default (sparkle) texture starts to count as soft, metres: below it
 /// the sparkle's core and rays are visible.
 pub const DEFAULT_TEXTURE_SOFT_SIZE_LO_M: f32 = 1.0;
