@@ -1,6 +1,7 @@
 //! End to end from texture pixels: assetstats measures a texture, `TextureVerdict::from` digests
-//! it, and the classifier decides. A Gaussian puff lets a fog machine convert; a hard disc keeps it
-//! a billboard; the default texture is judged by particle size, not by its sparkle shape.
+//! it, and the classifier decides. A Gaussian puff, and a dense puff only just inside the verdict's
+//! limits, let a fog machine convert; a hard disc keeps it a billboard; the default texture is
+//! judged by particle size, not by its sparkle shape.
 
 use assetstats::{default_texture_stats, Shape, TextureStats};
 use fog::classify::{classify, SystemContext, TextureVerdict};
@@ -57,6 +58,26 @@ fn a_gaussian_puff_texture_converts_a_fog_machine() {
     assert_eq!(verdict.mean_alpha, stats.mean_alpha);
     let id: Uuid = "0f0f0f0f-0000-0000-0000-000000000001".parse().expect("uuid");
     let a = classify(&fog_machine(id), &with(verdict), &fog_on());
+    assert!(a.exclusions.is_empty(), "{:?}", a.exclusions);
+    assert!(a.score >= 0.7, "score {} factors {:?}", a.score, a.factors);
+}
+
+#[test]
+fn a_dense_puff_just_inside_the_verdicts_limits_converts_a_fog_machine() {
+    // Shaped after Kenney's black smoke puffs (assetstats README, "Held out"): an opaque core and
+    // an outline that falls off over an eighth of the texture, edge energy near the limit of 22.
+    // The verdict calls it soft, only just; the classifier must not hold it back a second time
+    // (its `soft` ramp ended at softness 0.85 and gave this puff 0.12).
+    let smoothstep = |a: f32, b: f32, x: f32| {
+        let t = ((x - a) / (b - a)).clamp(0.0, 1.0);
+        t * t * (3.0 - 2.0 * t)
+    };
+    let stats = TextureStats::from_rgba(&radial(|r| 1.0 - smoothstep(0.29, 0.42, r))).expect("stats");
+    assert_eq!(stats.shape, Shape::Soft, "{:?}", stats.reasons);
+    assert!((0.5..0.65).contains(&stats.softness), "just inside the limits: softness {}", stats.softness);
+    assert!(stats.edge_energy > 18.0, "a firm outline: edge energy {}", stats.edge_energy);
+    let id: Uuid = "0f0f0f0f-0000-0000-0000-000000000003".parse().expect("uuid");
+    let a = classify(&fog_machine(id), &with(TextureVerdict::from(&stats)), &fog_on());
     assert!(a.exclusions.is_empty(), "{:?}", a.exclusions);
     assert!(a.score >= 0.7, "score {} factors {:?}", a.score, a.factors);
 }
