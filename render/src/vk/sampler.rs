@@ -45,6 +45,11 @@ impl Samplers {
                 .address_mode_w(mode)
                 .max_lod(0.0)
         };
+        let trilinear = |mode: vk::SamplerAddressMode| {
+            base(vk::Filter::LINEAR, mode)
+                .mipmap_mode(vk::SamplerMipmapMode::LINEAR)
+                .max_lod(vk::LOD_CLAMP_NONE)
+        };
         Ok(Samplers {
             linear_clamp: make(
                 "sampler.linear_clamp",
@@ -52,16 +57,9 @@ impl Samplers {
             )?,
             trilinear_clamp: make(
                 "sampler.trilinear_clamp",
-                base(vk::Filter::LINEAR, vk::SamplerAddressMode::CLAMP_TO_EDGE)
-                    .mipmap_mode(vk::SamplerMipmapMode::LINEAR)
-                    .max_lod(vk::LOD_CLAMP_NONE),
+                trilinear(vk::SamplerAddressMode::CLAMP_TO_EDGE),
             )?,
-            trilinear_repeat: make(
-                "sampler.trilinear_repeat",
-                base(vk::Filter::LINEAR, vk::SamplerAddressMode::REPEAT)
-                    .mipmap_mode(vk::SamplerMipmapMode::LINEAR)
-                    .max_lod(vk::LOD_CLAMP_NONE),
-            )?,
+            trilinear_repeat: make("sampler.trilinear_repeat", trilinear(vk::SamplerAddressMode::REPEAT))?,
             shadow_compare: make(
                 "sampler.shadow_compare",
                 base(vk::Filter::LINEAR, vk::SamplerAddressMode::CLAMP_TO_EDGE)
