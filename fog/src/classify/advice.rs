@@ -15,7 +15,13 @@ pub fn from_factors(f: &Factors, verdict: Verdict) -> (String, String) {
         Verdict::Fog => (
             "large, faint, slow particles with a soft texture overlap into a volume: they become fog"
                 .to_owned(),
-            format!("the lowest factor is `{name}` at {value:.2}; it would stay billboards with {what}"),
+            if value >= 1.0 {
+                format!(
+                    "every factor is at 1, clear of its ramp; it would stay billboards with, for one, {what}"
+                )
+            } else {
+                format!("the lowest factor is `{name}` at {value:.2}; it would stay billboards with {what}")
+            },
         ),
         Verdict::Billboard => {
             (format!("the soft score is held down by {what} ({value:.2})"), format!("to become fog: {raise}"))
@@ -37,5 +43,22 @@ fn describe(factor: &str) -> (&'static str, &'static str) {
         "soft" => ("a texture that is not a soft puff", "a soft, round puff texture"),
         "alive" => ("too few particles alive", "a higher burst count or rate"),
         _ => ("an unknown factor", "a change to the system"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all_ones() -> Factors {
+        Factors { big: 1.0, faint: 1.0, slow: 1.0, long_lived: 1.0, normal_blend: 1.0, soft: 1.0, alive: 1.0 }
+    }
+
+    #[test]
+    fn fog_advice_names_the_lowest_factor_or_says_none_is_near_its_ramp() {
+        let (_, change) = from_factors(&Factors { soft: 0.8, ..all_ones() }, Verdict::Fog);
+        assert!(change.starts_with("the lowest factor is `soft` at 0.80"), "{change}");
+        let (_, change) = from_factors(&all_ones(), Verdict::Fog);
+        assert!(change.starts_with("every factor is at 1"), "{change}");
     }
 }
