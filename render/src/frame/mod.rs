@@ -180,7 +180,7 @@ impl HostRenderer {
         Some(FogStats {
             systems_converted: sp.systems.converted(),
             systems_demoted: sp.systems.demoted(),
-            bricks_by_system: SystemBricks::ranked(pf.bricks_by_source(), |i| sp.systems.name(i)),
+            bricks_by_system: SystemBricks::ranked(&pf.bricks_by_source(), |i| sp.systems.name(i)),
             ..pf.stats.clone()
         })
     }

@@ -71,7 +71,6 @@ pub struct ParticleFog {
     splat: BrickSplatPasses,
     readback: Buffer,
     system_readback: Buffer,
-    bricks_by_source: Vec<u32>,
     frame: u32,
     pressure: BrickPressure,
     /// The last rendered frame's counts (systems counted by the caller).
@@ -102,7 +101,6 @@ impl ParticleFog {
             splat: BrickSplatPasses::new(gpu)?,
             readback,
             system_readback,
-            bricks_by_source: Vec::new(),
             frame: 0,
             pressure: BrickPressure::default(),
             stats: FogStats::default(),
@@ -195,13 +193,13 @@ impl ParticleFog {
         self.pressure =
             BrickPressure { used: s.bricks_used, capacity: self.pool.capacity, failures: s.alloc_failures };
         self.stats = s;
-        self.bricks_by_source = bytemuck::cast_slice(&self.system_readback.read()).to_vec();
     }
 
     /// The last rendered frame's bricks by source id (a brick two sources share counts for the
-    /// one that requested it first): what each system costs of the budget.
-    pub fn bricks_by_source(&self) -> &[u32] {
-        &self.bricks_by_source
+    /// one that requested it first): what each system costs of the budget. Read from the
+    /// readback only when asked (after the frame completed), not every frame.
+    pub fn bricks_by_source(&self) -> Vec<u32> {
+        bytemuck::cast_slice(&self.system_readback.read()).to_vec()
     }
 }
 
