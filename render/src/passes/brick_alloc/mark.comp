@@ -19,7 +19,11 @@ void request(uint at, uint system) {
             uint r = atomicAdd(counters[C_REQUESTS], 1u);
             if (r < bricks.params.z) {
                 requests[r] = uint(at);
-                atomicAdd(system_bricks[system], 1u);
+                // A source id past the table is counted nowhere rather than written past it (on
+                // lavapipe, without robust buffer access, into the host's heap).
+                if (system < uint(system_bricks.length())) {
+                    atomicAdd(system_bricks[system], 1u);
+                }
             } else {
                 atomicAdd(counters[C_REQUEST_OVERFLOW], 1u);
             }
