@@ -233,6 +233,39 @@ fn each_input_change_re_evaluates_once_and_nothing_else_does() {
 }
 
 #[test]
+fn a_copy_refreshed_only_where_the_weights_moved_tracks_every_weight() {
+    // The renderer keeps each system's weight in a dense copy and refreshes only `moved()`.
+    let s = fog_on();
+    let mut c = Classifier::new();
+    let mut rng = Lcg(7);
+    let mut copy = [0.0f32; 16];
+    let (mut refreshed, mut still) = (0, 0);
+    for frame in 0..400 {
+        for id in 0..16u32 {
+            if rng.next() < 0.05 {
+                c.upsert(id, &mist(), ctx_with_score(rng.next()));
+            }
+        }
+        let before: Vec<f32> = (0..16u32).map(|id| c.weight(&id)).collect();
+        c.update(&s, frame / 100, DT_S * (0.5 + rng.next()));
+        let moved = c.moved().to_vec();
+        for &id in &moved {
+            copy[id as usize] = c.weight(&id);
+        }
+        for id in 0..16u32 {
+            let w = c.weight(&id);
+            assert_eq!(copy[id as usize], w, "system {id} at frame {frame}");
+            let listed = moved.contains(&id);
+            assert_eq!(listed, w != before[id as usize], "system {id} at frame {frame}: listed {listed}");
+        }
+        assert!(moved.iter().enumerate().all(|(i, id)| !moved[..i].contains(id)), "each once");
+        refreshed += moved.len();
+        still += 16 - moved.len();
+    }
+    assert!(refreshed > 100 && still > 100, "{refreshed} refreshed, {still} left alone");
+}
+
+#[test]
 fn removed_systems_are_forgotten_and_explained_systems_say_why() {
     let s = fog_on();
     let mut c = Classifier::new();

@@ -70,6 +70,8 @@ pub struct Classifier<K> {
     systems: HashMap<K, System>,
     dirty: Vec<K>,
     fading: Vec<K>,
+    /// The systems whose weight the last [`Classifier::update`] moved.
+    moved: Vec<K>,
     settings_version: Option<u64>,
     threshold: f32,
     evaluations: u64,
@@ -88,6 +90,7 @@ impl<K: Eq + Hash + Clone> Classifier<K> {
             systems: HashMap::new(),
             dirty: Vec::new(),
             fading: Vec::new(),
+            moved: Vec::new(),
             settings_version: None,
             threshold: Settings::default().particle_fog_threshold,
             evaluations: 0,
@@ -133,6 +136,7 @@ impl<K: Eq + Hash + Clone> Classifier<K> {
         if self.systems.remove(id).is_some() {
             self.dirty.retain(|k| k != id);
             self.fading.retain(|k| k != id);
+            self.moved.retain(|k| k != id);
         }
     }
 
@@ -173,17 +177,24 @@ impl<K: Eq + Hash + Clone> Classifier<K> {
         self.advance(dt_s);
     }
 
-    /// Moves every fading weight toward its target by at most `dt_s * CROSSFADE_PER_S`.
+    /// Moves every fading weight toward its target by at most `dt_s * CROSSFADE_PER_S`, and
+    /// notes the weights that moved.
     fn advance(&mut self, dt_s: f32) {
         let step = if dt_s.is_finite() { dt_s.max(0.0) * CROSSFADE_PER_S } else { 0.0 };
         let systems = &mut self.systems;
+        let moved = &mut self.moved;
+        moved.clear();
         self.fading.retain(|id| {
             let Some(s) = systems.get_mut(id) else {
                 return false;
             };
             let goal = target(s.converted);
-            s.weight =
+            let weight =
                 if s.weight < goal { (s.weight + step).min(goal) } else { (s.weight - step).max(goal) };
+            if weight != s.weight {
+                s.weight = weight;
+                moved.push(id.clone());
+            }
             s.fading = s.weight != goal;
             s.fading
         });
@@ -192,6 +203,12 @@ impl<K: Eq + Hash + Clone> Classifier<K> {
     /// The blend weight toward fog, 0..1 (0 for an unknown system).
     pub fn weight(&self, id: &K) -> f32 {
         self.systems.get(id).map_or(0.0, |s| s.weight)
+    }
+
+    /// The systems whose weight the last [`Classifier::update`] moved, each once: a caller that
+    /// keeps the weights of many systems refreshes these and no others.
+    pub fn moved(&self) -> &[K] {
+        &self.moved
     }
 
     /// True when the system's current decision is fog (its weight may still be fading in).

@@ -174,11 +174,14 @@ impl SceneParticles {
         pressure: BrickPressure,
     ) {
         self.systems.update(settings, camera, positions, dt_s, pressure);
+        // One write of the table up to the highest source id (slots without a source stay 0).
         let gpu_sources = self.systems.gpu_sources(settings);
-        for (src, id) in gpu_sources.iter().zip(&self.ids) {
-            let offset = u64::from(id.0) * std::mem::size_of::<GpuFogSource>() as u64;
-            self.fog_sources.write(offset, bytemuck::bytes_of(src));
+        let slots = self.ids.iter().map(|id| id.0 as usize + 1).max().unwrap_or(0);
+        let mut table = vec![bytemuck::Zeroable::zeroed(); slots];
+        for (src, id) in gpu_sources.into_iter().zip(&self.ids) {
+            table[id.0 as usize] = src;
         }
+        self.fog_sources.write(0, bytemuck::cast_slice(&table));
     }
 }
 

@@ -54,6 +54,9 @@ pub struct BrickPressure {
 pub struct FogSystems {
     systems: Vec<SystemInputs>,
     classifier: Classifier<usize>,
+    /// Each system's classifier weight, refreshed where the classifier moved it (a dense copy: the
+    /// classifier's own per-system state is hundreds of bytes a system, out of cache each frame).
+    classified: Vec<f32>,
     demoted: Vec<bool>,
     demotion: Vec<f32>,
     weights: Vec<f32>,
@@ -76,6 +79,7 @@ impl FogSystems {
         FogSystems {
             systems,
             classifier,
+            classified: vec![0.0; n],
             demoted: vec![false; n],
             demotion: vec![1.0; n],
             weights: vec![0.0; n],
@@ -100,6 +104,9 @@ impl FogSystems {
             self.settings_version += 1;
         }
         self.classifier.update(settings, self.settings_version, dt_s);
+        for &i in self.classifier.moved() {
+            self.classified[i] = self.classifier.weight(&i);
+        }
         self.demote(pressure, camera, positions);
         for (i, d) in self.demotion.iter_mut().enumerate() {
             let target = if self.demoted[i] { 0.0 } else { 1.0 };
@@ -109,11 +116,7 @@ impl FogSystems {
         for (i, w) in self.weights.iter_mut().enumerate() {
             let d = positions.get(i).map_or(f32::INFINITY, |p| p.distance(camera));
             let fade = range_fade(d, range);
-            *w = if settings.particle_fog {
-                self.classifier.weight(&i) * fade * self.demotion[i]
-            } else {
-                0.0
-            };
+            *w = if settings.particle_fog { self.classified[i] * fade * self.demotion[i] } else { 0.0 };
         }
     }
 
