@@ -395,3 +395,15 @@ fn firestorm_switch_statements_import_with_their_cases_as_branches() {
     assert_eq!(c[1].line, 7);
     assert_eq!(rules_unresolved(&c[1]), vec!["PSYS_PART_MAX_AGE"], "age may be set by case 1");
 }
+
+#[test]
+fn flags_built_by_branches_on_toggles_and_a_key_compared_with_strings_resolve() {
+    let c = calls("mask_toggles.lsl");
+    assert_eq!(c.len(), 1);
+    // emissive and interp_size are TRUE, the two colours differ; the target stays "" (no TARGET_POS).
+    let want = PartFlags::EMISSIVE | PartFlags::INTERP_COLOR | PartFlags::INTERP_SCALE;
+    assert_eq!(c[0].system.part.flags.0, want, "{:?}", c[0].unresolved);
+    assert!(c[0].unresolved.is_empty(), "{:?}", c[0].unresolved);
+    assert_eq!(c[0].system.part.max_age, 8.0);
+    assert_eq!(c[0].system.target_uuid, Uuid::default());
+}

@@ -263,7 +263,7 @@ fn member(v: Value, field: &str) -> Eval {
 }
 
 fn binary(op: &str, a: Value, b: Value) -> Eval {
-    use Value::{Float, Int, Rot, Str, Vector};
+    use Value::{Float, Int, Key, Rot, Str, Vector};
     let scalar = match (&a, &b) {
         (Int(i), _) | (_, Int(i)) => f64::from(*i),
         (Float(f), _) | (_, Float(f)) => *f,
@@ -280,7 +280,10 @@ fn binary(op: &str, a: Value, b: Value) -> Eval {
         }
         (Vector(v), Int(_) | Float(_)) if op == "/" && scalar != 0.0 => Ok(Vector(v.map(|c| c / scalar))),
         (Str(x), Str(y)) if op == "+" => Ok(Str(x + &y)),
-        (Str(x), Str(y)) if op == "==" => Ok(Int(i32::from(x == y))),
+        // Strings and keys compare by their text, a key with a string as well (`key k = "";
+        // if (k != "") ...` is the common test for "no target").
+        (Str(x) | Key(x), Str(y) | Key(y)) if op == "==" => Ok(Int(i32::from(x == y))),
+        (Str(x) | Key(x), Str(y) | Key(y)) if op == "!=" => Ok(Int(i32::from(x != y))),
         (Rot(_), _) | (_, Rot(_)) => Err(format!("unsupported: rotation arithmetic `{op}`")),
         (x, y) => Err(format!("type error: {} {op} {}", x.type_name(), y.type_name())),
     }
@@ -341,6 +344,7 @@ fn vector_op(op: &str, a: [f64; 3], b: [f64; 3]) -> Eval {
             a[0] * b[1] - a[1] * b[0],
         ])),
         "==" => Ok(Value::Int(i32::from(a == b))),
+        "!=" => Ok(Value::Int(i32::from(a != b))),
         _ => Err(format!("type error: vector {op} vector")),
     }
 }
@@ -389,6 +393,8 @@ mod tests {
         assert_eq!(ev("<1,0,0> % <0,1,0>"), Ok(Value::Vector([0.0, 0.0, 1.0])));
         assert_eq!(ev("-<1,0,-1>"), Ok(Value::Vector([-1.0, 0.0, 1.0])));
         assert_eq!(ev("<1,2,3>.z"), Ok(Value::Float(3.0)));
+        assert_eq!(ev("<1,2,3> != <1,2,3>"), Ok(Value::Int(0)));
+        assert_eq!(ev("<1,2,3> != <1,2,4>"), Ok(Value::Int(1)));
         assert_eq!(ev("<0,0,0,1>"), Ok(Value::Rot([0.0, 0.0, 0.0, 1.0])));
     }
 
@@ -400,6 +406,17 @@ mod tests {
         assert_eq!(ev("TRUE + TRUE"), Ok(Value::Int(2)));
         assert_eq!(ev("(key)\"abc\""), Ok(Value::Key("abc".into())));
         assert!(ev("NOT_A_CONSTANT").is_err_and(|r| r.contains("NOT_A_CONSTANT")));
+    }
+
+    #[test]
+    fn strings_and_keys_compare_by_their_text() {
+        assert_eq!(ev("\"a\" != \"\""), Ok(Value::Int(1)));
+        assert_eq!(ev("\"a\" != \"a\""), Ok(Value::Int(0)));
+        assert_eq!(ev("(key)\"\" == \"\""), Ok(Value::Int(1)));
+        assert_eq!(ev("(key)\"\" != \"\""), Ok(Value::Int(0)));
+        assert_eq!(ev("\"owner\" == (key)\"self\""), Ok(Value::Int(0)));
+        assert_eq!(ev("(key)\"k\" != (key)\"k\""), Ok(Value::Int(0)));
+        assert!(ev("\"a\" < \"b\"").is_err(), "strings have no order in LSL");
     }
 
     #[test]
