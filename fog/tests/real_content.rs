@@ -7,7 +7,8 @@
 //! Systems marked `held_out` were classified only after the sizes-per-second and `slow` changes
 //! (the later overlap and speed changes were made after looking at them; see the fog README);
 //! those marked `fresh` were found, labelled and first classified only after the speed change was
-//! committed.
+//! committed, and `fresh2` a second such group (2026-12-02). `note` says which values were read by
+//! hand where the importer alone does not give them (a parameter, a value sent by link message).
 //!
 //! Textures the fixture cannot see (`unknown`: a UUID or an inventory name) are assumed to be soft
 //! puffs, the report's `--unknown-texture soft` policy: the hardest case for billboards, since it
@@ -51,6 +52,9 @@ struct Entry {
     #[serde(default)]
     held_out: Option<String>,
     source: String,
+    /// How the rule values were resolved where the importer alone did not give them.
+    #[serde(default)]
+    note: Option<String>,
     #[serde(default)]
     converts: Option<bool>,
     #[serde(default)]
@@ -119,6 +123,7 @@ fn the_fixture_holds_enough_labelled_real_content() {
     assert!(all.iter().filter(|e| e.held_out.is_some()).count() >= 10, "at least 10 held-out systems");
     for e in &all {
         assert!(!e.name.is_empty() && !e.reason.is_empty() && !e.source.is_empty(), "{e:?}");
+        assert!(e.note.as_ref().is_none_or(|n| !n.is_empty()), "{}: an empty note", e.name);
         match e.intent {
             Intent::Fog => assert!(
                 e.converts == Some(true) && e.held_by.is_none()
