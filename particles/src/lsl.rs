@@ -65,9 +65,14 @@
 //! - `llParticleSystem([])` gives a call with `empty = true` and a default `system` (switch off).
 //! - A call reached several times (a function called from two handlers) is listed once per
 //!   distinct result, with [`LslCall::via`] naming the handler and functions that reach it.
-//! - Limitations: parameters of user functions are run-time values (arguments are not bound); a
-//!   global changed by one handler is a run-time value in every handler but `default`'s
-//!   `state_entry`; `switch` (a Firestorm extension) takes every case as a possible branch.
+//! - A value stored in a variable takes the variable's declared type, as LSL converts it: an
+//!   integer into a float (`float f = 1; f / 2` is 0.5), a string into a key and back. A user
+//!   function called as a statement, `f(3, "puff");`, gets its arguments' values (so converted);
+//!   one called inside an expression gets run-time values for its parameters.
+//! - Limitations: a global changed by one handler is a run-time value in every handler but
+//!   `default`'s `state_entry`; `switch` (a Firestorm extension) takes every case as a possible
+//!   branch; a key from `llGetKey()` or `llGetOwner()` is a run-time value, so a branch on whether
+//!   it is empty is one too.
 
 mod constants;
 mod eval;

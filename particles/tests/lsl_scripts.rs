@@ -228,10 +228,10 @@ fn run_time_values_are_reported_and_take_defaults() {
     let c = calls("runtime_values.lsl");
     assert_eq!(c.len(), 4);
     let d = PartSysData::default();
-    // burst(float size, integer n): parameters.
+    // burst(float size, integer n): parameters, passed run-time values.
     assert_eq!(c[0].line, line_of(&src, "llParticleSystem(", 0));
     assert_eq!(rules_unresolved(&c[0]), vec!["PSYS_PART_START_SCALE", "PSYS_SRC_BURST_PART_COUNT"]);
-    assert!(c[0].unresolved[0].reason.contains("size"));
+    assert!(c[0].unresolved[0].reason.contains("llFrand"), "{:?}", c[0].unresolved[0]);
     assert_eq!(c[0].system.part.start_scale, d.part.start_scale);
     assert_eq!(c[0].system.burst_part_count, d.burst_part_count);
     assert_eq!(c[0].system.burst_rate, 0.2, "an unchanged global is known");
@@ -406,4 +406,28 @@ fn flags_built_by_branches_on_toggles_and_a_key_compared_with_strings_resolve() 
     assert!(c[0].unresolved.is_empty(), "{:?}", c[0].unresolved);
     assert_eq!(c[0].system.part.max_age, 8.0);
     assert_eq!(c[0].system.target_uuid, Uuid::default());
+}
+
+#[test]
+fn values_take_their_variables_types_and_constant_arguments_reach_parameters() {
+    let c = calls("typed_values.lsl");
+    assert_eq!(c.len(), 2, "{:#?}", c.iter().map(|c| &c.unresolved).collect::<Vec<_>>());
+    // state_entry: MakeSmoke(3, 1, "smoke_puff", FALSE), every value worked out by hand.
+    let s = &c[0].system;
+    assert!(c[0].unresolved.is_empty(), "{:?}", c[0].unresolved);
+    assert_eq!(s.part.flags.0, PartFlags::INTERP_SCALE);
+    assert_eq!(s.part.start_scale, Vec2::new(1.5, 1.5), "3 passed to a float parameter, halved");
+    assert_eq!(s.part.end_scale, Vec2::new(3.0, 3.0));
+    assert_eq!(s.burst_rate, 0.25, "1 passed to a float parameter divides as a float");
+    assert_eq!(s.part.max_age, 1.5, "a float global initialised with 3");
+    assert_eq!(s.burst_part_count, 1, "integer division stays integer");
+    assert_eq!(c[0].texture.as_deref(), Some("smoke_puff"));
+    assert_eq!(c[0].via, vec!["default.state_entry", "MakeSmoke"]);
+    // touch_start: a run-time size; the rest still known, gLife assigned 5 just before.
+    let t = &c[1];
+    assert_eq!(rules_unresolved(t), vec!["PSYS_PART_START_SCALE", "PSYS_PART_END_SCALE"]);
+    assert_eq!(t.system.part.max_age, 2.5, "a float global assigned 5, halved");
+    assert!(t.unresolved[0].reason.contains("llFrand"), "{:?}", t.unresolved[0]);
+    assert_eq!(t.system.part.flags.0, PartFlags::INTERP_SCALE | PartFlags::EMISSIVE);
+    assert_eq!(t.system.burst_rate, 0.25);
 }

@@ -71,11 +71,25 @@ pub struct Env {
     pub globals: HashMap<String, Eval>,
     /// Locals and parameters of the current handler or function.
     pub locals: HashMap<String, Eval>,
+    /// Declared LSL type of each global (`float`, `key` ...).
+    pub global_types: HashMap<String, String>,
+    /// Declared LSL type of each local and parameter (entries of locals gone out of scope are
+    /// never read: a name is looked up here only while it is a local).
+    pub local_types: HashMap<String, String>,
     /// The import's memory checks and work budget, shared by every clone.
     pub meter: Meter,
 }
 
 impl Env {
+    /// The declared type of the variable `name` as seen here (the local shadowing the global).
+    pub fn type_of(&self, name: &str) -> Option<&str> {
+        if self.locals.contains_key(name) {
+            self.local_types.get(name).map(String::as_str)
+        } else {
+            self.global_types.get(name).map(String::as_str)
+        }
+    }
+
     fn lookup(&self, name: &str) -> Eval {
         if let Some(v) = self.locals.get(name).or_else(|| self.globals.get(name)) {
             return v.clone();
@@ -187,6 +201,18 @@ fn join_lists(a: &Eval, b: &Eval) -> Option<Value> {
     let mut items = part(a);
     items.extend(part(b));
     Some(Value::List(items))
+}
+
+/// LSL's implicit conversion of a value stored in a variable of type `ty` (initialisation,
+/// assignment, argument passing): an integer into a float (`float f = 1; f / 2` is 0.5), a string
+/// into a key and a key into a string. Nothing else converts implicitly.
+pub fn store_as(ty: Option<&str>, v: Eval) -> Eval {
+    Ok(match (ty, v?) {
+        (Some("float"), Value::Int(i)) => Value::Float(f64::from(i)),
+        (Some("key"), Value::Str(s)) => Value::Key(s),
+        (Some("string"), Value::Key(s)) => Value::Str(s),
+        (_, v) => v,
+    })
 }
 
 fn cast(ty: &str, v: Value) -> Eval {

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use super::constants::is_link_constant;
-use super::eval::{Env, Eval, Value};
+use super::eval::{store_as, Env, Eval, Value};
 use super::expr::{Expr, Parser, TYPE_NAMES};
 use super::lexer::{Tok, Token};
 use super::LslError;
@@ -48,8 +48,8 @@ pub struct RawCall {
 pub struct Body {
     /// `state.event` for a handler, the function name for a user function.
     pub name: String,
-    /// Parameter names.
-    pub params: Vec<String>,
+    /// Parameters: (LSL type, name).
+    pub params: Vec<(String, String)>,
     /// First token inside the braces.
     pub start: usize,
     /// Index of the closing brace.
@@ -118,7 +118,9 @@ fn top_level_item(p: &mut Parser<'_>, prog: &mut Program) -> Result<(), LslError
             Ok(default_value(first.as_deref().unwrap_or_default()))
         };
         p.expect(";")?;
-        env.globals.insert(name, value);
+        let ty = first.unwrap_or_default();
+        env.globals.insert(name.clone(), store_as(Some(&ty), value));
+        env.global_types.insert(name, ty);
         return Ok(());
     }
     let skip = usize::from(is_type(&first));
@@ -160,15 +162,15 @@ fn state_block(p: &mut Parser<'_>, state: &str, handlers: &mut Vec<Body>) -> Res
 }
 
 /// `( type name, ... )`, returning the names.
-fn parameters(p: &mut Parser<'_>) -> Result<Vec<String>, LslError> {
+fn parameters(p: &mut Parser<'_>) -> Result<Vec<(String, String)>, LslError> {
     p.expect("(")?;
     let mut names = Vec::new();
     while !p.at_punct(")") {
         if !names.is_empty() {
             p.expect(",")?;
         }
-        match (is_type(&ident(p, 0)), ident(p, 1)) {
-            (true, Some(name)) => names.push(name),
+        match (ident(p, 0).filter(|t| is_type(&Some(t.clone()))), ident(p, 1)) {
+            (Some(ty), Some(name)) => names.push((ty, name)),
             _ => return Err(p.error("expected a parameter (type and name)")),
         }
         p.pos += 2;
@@ -178,7 +180,7 @@ fn parameters(p: &mut Parser<'_>) -> Result<Vec<String>, LslError> {
 }
 
 /// `{ ... }`: records the range and moves past the matching `}`.
-fn braced_body(p: &mut Parser<'_>, name: String, params: Vec<String>) -> Result<Body, LslError> {
+fn braced_body(p: &mut Parser<'_>, name: String, params: Vec<(String, String)>) -> Result<Body, LslError> {
     p.expect("{")?;
     let start = p.pos;
     let mut depth = 1usize;

@@ -8,7 +8,9 @@
 //! loop body, anything after a `return`, `state` or `jump` that may have been taken): a variable
 //! they assign becomes a run-time value, and so does every variable a loop assigns anywhere in it.
 //! *Dead* statements never run (the untaken branch of an `if` on a constant): they are skipped.
-//! A user call inside a larger expression is followed as *Maybe*. Parameters are run-time values.
+//! A user call inside a larger expression is followed as *Maybe*. A statement call passes the
+//! values of its arguments (converted to the parameters' types, as LSL passes them); the
+//! parameters of a call inside an expression, and of event handlers, are run-time values.
 //!
 //! Which handler runs first: `default`'s `state_entry` runs when the script starts, from the
 //! initialised globals. Every other handler starts from the globals `state_entry` left, except that
@@ -25,7 +27,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::eval::{Env, Eval, Value};
+use super::eval::{store_as, Env, Eval, Value};
 use super::expr::{Expr, Parser};
 use super::lexer::{Tok, Token};
 use super::script::{
@@ -88,14 +90,14 @@ pub fn run(toks: &[Token]) -> Result<Vec<RawCall>, LslError> {
     let first = prog.handlers.iter().position(|h| h.name == "default.state_entry");
     let mut after_start = prog.env.clone();
     if let Some(k) = first {
-        after_start = w.walk_body(&prog.handlers[k], prog.env.clone(), Mode::Straight)?;
+        after_start = w.walk_body(&prog.handlers[k], prog.env.clone(), Mode::Straight, None)?;
     }
     let later: Vec<&Body> =
         prog.handlers.iter().enumerate().filter(|(k, _)| Some(*k) != first).map(|(_, h)| h).collect();
     let changed: HashSet<String> = later.iter().flat_map(|h| w.body_writes(h)).collect();
     invalidate(&mut after_start, &changed, "changed by an event handler");
     for h in later {
-        w.walk_body(h, after_start.clone(), Mode::Straight)?;
+        w.walk_body(h, after_start.clone(), Mode::Straight, None)?;
     }
     w.walk_unreached()?;
     Ok(in_source_order(w.calls))
@@ -202,14 +204,28 @@ impl Walker<'_> {
         names.into_iter().filter(|n| self.prog.env.globals.contains_key(n)).collect()
     }
 
-    /// Walks one body from `env` (its locals replaced by the parameters); returns the final
-    /// environment (locals dropped) and marks the body reached.
-    fn walk_body(&mut self, body: &Body, mut env: Env, mode: Mode) -> Result<Env, LslError> {
-        env.locals = body
-            .params
-            .iter()
-            .map(|n| (n.clone(), Err(format!("run-time value: parameter `{n}`"))))
-            .collect();
+    /// Walks one body from `env` (its locals replaced by the parameters, given `args` when the
+    /// call's arguments were read); returns the final environment (locals dropped) and marks the
+    /// body reached.
+    fn walk_body(
+        &mut self,
+        body: &Body,
+        mut env: Env,
+        mode: Mode,
+        args: Option<Vec<Eval>>,
+    ) -> Result<Env, LslError> {
+        let args = args.filter(|a| a.len() == body.params.len());
+        env.locals = match args {
+            Some(args) => {
+                body.params.iter().zip(args).map(|((ty, n), v)| (n.clone(), store_as(Some(ty), v))).collect()
+            }
+            None => body
+                .params
+                .iter()
+                .map(|(_, n)| (n.clone(), Err(format!("run-time value: parameter `{n}`"))))
+                .collect(),
+        };
+        env.local_types = body.params.iter().map(|(ty, n)| (n.clone(), ty.clone())).collect();
         let saved_exit = std::mem::replace(&mut self.exit, Mode::Straight);
         let saved_label = std::mem::replace(&mut self.label_seen, false);
         self.steps += body.end - body.start;
@@ -223,6 +239,7 @@ impl Walker<'_> {
         self.exit = saved_exit;
         self.label_seen = saved_label;
         env.locals.clear();
+        env.local_types.clear();
         Ok(env)
     }
 
@@ -241,7 +258,7 @@ impl Walker<'_> {
         names.sort_by_key(|b| b.start);
         for body in names {
             if !self.reached.contains(&body.name) {
-                self.walk_body(body, env.clone(), Mode::Straight)?;
+                self.walk_body(body, env.clone(), Mode::Straight, None)?;
             }
         }
         Ok(())
@@ -511,7 +528,8 @@ impl Walker<'_> {
         } else {
             Ok(default_value(&ty))
         };
-        env.locals.insert(name, value);
+        env.locals.insert(name.clone(), store_as(Some(&ty), value));
+        env.local_types.insert(name, ty);
         p.pos = end + 1;
     }
 
@@ -532,7 +550,10 @@ impl Walker<'_> {
             && self.closing(start + 1) + 1 == end;
         if whole_call {
             let name = ident(&Parser::new(self.toks, start), 0).unwrap_or_default();
-            return self.follow(&name, env, mode);
+            // Calls among the arguments run first (their effects as run-time values).
+            self.side_effects(start + 2..end, env, mode.max(Mode::Maybe))?;
+            let args = self.arguments(start + 1, env);
+            return self.follow(&name, env, mode, args);
         }
         let target = assignment_target(self.toks, start);
         self.side_effects(start..end, env, mode.max(Mode::Maybe))?;
@@ -564,14 +585,21 @@ impl Walker<'_> {
         mode: Mode,
     ) -> Result<(), LslError> {
         for (_, name) in user_calls(self.toks, self.prog, range) {
-            self.follow(&name, env, mode)?;
+            self.follow(&name, env, mode, None)?;
         }
         Ok(())
     }
 
-    /// Walks user function `name` in `env`'s globals, or takes what it assigns as run-time values
-    /// when it cannot be followed (recursion, depth, step budget).
-    fn follow(&mut self, name: &str, env: &mut Env, mode: Mode) -> Result<(), LslError> {
+    /// Walks user function `name` in `env`'s globals with `args` for its parameters (run-time
+    /// values when `None`), or takes what it assigns as run-time values when it cannot be
+    /// followed (recursion, depth, step budget).
+    fn follow(
+        &mut self,
+        name: &str,
+        env: &mut Env,
+        mode: Mode,
+        args: Option<Vec<Eval>>,
+    ) -> Result<(), LslError> {
         if mode == Mode::Dead {
             return Ok(());
         }
@@ -585,15 +613,39 @@ impl Walker<'_> {
             return Ok(());
         }
         let locals = std::mem::take(&mut env.locals);
+        let local_types = std::mem::take(&mut env.local_types);
         let caller = Env {
             globals: std::mem::take(&mut env.globals),
             locals: HashMap::new(),
+            global_types: std::mem::take(&mut env.global_types),
+            local_types: HashMap::new(),
             meter: env.meter.clone(),
         };
-        let after = self.walk_body(body, caller, mode)?;
+        let after = self.walk_body(body, caller, mode, args)?;
         env.globals = after.globals;
+        env.global_types = after.global_types;
         env.locals = locals;
+        env.local_types = local_types;
         Ok(())
+    }
+
+    /// The values of the arguments of the call whose `(` is token `open`, in `env`; `None` when
+    /// the list is not understood.
+    fn arguments(&self, open: usize, env: &Env) -> Option<Vec<Eval>> {
+        let close = self.closing(open);
+        let mut p = Parser::new(&self.toks[..close], open + 1);
+        let mut args = Vec::new();
+        while p.pos < close {
+            if !args.is_empty() {
+                if !p.at_punct(",") {
+                    return None;
+                }
+                p.pos += 1;
+            }
+            let e = p.expr().ok()?;
+            args.push(env.eval(&e));
+        }
+        Some(args)
     }
 
     /// Evaluates the expression at the cursor, which must end at token `end`; anything else is a
@@ -606,8 +658,10 @@ impl Walker<'_> {
     }
 }
 
-/// Stores `value` in the local `name`, else the global, else a new local.
+/// Stores `value` in the local `name`, else the global, else a new local, converted to the
+/// variable's declared type.
 fn assign(env: &mut Env, name: &str, value: Eval) {
+    let value = store_as(env.type_of(name), value);
     if !env.locals.contains_key(name) && env.globals.contains_key(name) {
         env.globals.insert(name.to_owned(), value);
     } else {

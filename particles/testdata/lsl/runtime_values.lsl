@@ -30,7 +30,7 @@ default
     {
         float r = llFrand(1.0);
         llParticleSystem([PSYS_PART_START_ALPHA, r, PSYS_SRC_TARGET_KEY, owner, PSYS_PART_END_ALPHA, 0.5]);
-        burst(0.5, 10);
+        burst(r * 2.0, (integer)(r * 20));
     }
 
     dataserver(key id, string data)
