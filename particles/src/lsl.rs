@@ -71,8 +71,9 @@
 //!   one called inside an expression gets run-time values for its parameters.
 //! - Limitations: a global changed by one handler is a run-time value in every handler but
 //!   `default`'s `state_entry`; `switch` (a Firestorm extension) takes every case as a possible
-//!   branch; a key from `llGetKey()` or `llGetOwner()` is a run-time value, so a branch on whether
-//!   it is empty is one too.
+//!   branch. The object's and its owner's keys (`llGetKey()`, `llGetOwner()`) are run-time values
+//!   known to be valid and never `NULL_KEY`, so comparing one with `""`, `NULL_KEY` or any text that
+//!   is not a key gives a known result (the common `if (target != "")`).
 
 mod constants;
 mod eval;

@@ -397,15 +397,20 @@ fn firestorm_switch_statements_import_with_their_cases_as_branches() {
 }
 
 #[test]
-fn flags_built_by_branches_on_toggles_and_a_key_compared_with_strings_resolve() {
+fn flags_built_by_branches_on_toggles_and_keys_compared_with_strings_resolve() {
     let c = calls("mask_toggles.lsl");
-    assert_eq!(c.len(), 1);
+    assert_eq!(c.len(), 2);
     // emissive and interp_size are TRUE, the two colours differ; the target stays "" (no TARGET_POS).
     let want = PartFlags::EMISSIVE | PartFlags::INTERP_COLOR | PartFlags::INTERP_SCALE;
     assert_eq!(c[0].system.part.flags.0, want, "{:?}", c[0].unresolved);
     assert!(c[0].unresolved.is_empty(), "{:?}", c[0].unresolved);
     assert_eq!(c[0].system.part.max_age, 8.0);
     assert_eq!(c[0].system.target_uuid, Uuid::default());
+    // touch_start: the target becomes llGetOwner(), a run-time key that is never empty, so the
+    // `target != ""` branch is taken; the key itself is reported as a run-time value.
+    assert_eq!(c[1].system.part.flags.0, want | PartFlags::TARGET_POS, "{:?}", c[1].unresolved);
+    assert_eq!(rules_unresolved(&c[1]), vec!["PSYS_SRC_TARGET_KEY"]);
+    assert!(c[1].unresolved[0].reason.contains("llGetOwner"), "{:?}", c[1].unresolved[0]);
 }
 
 #[test]

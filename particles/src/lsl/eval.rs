@@ -33,7 +33,15 @@ pub enum Value {
     Rot([f64; 4]),
     /// `list`.
     List(Vec<Item>),
+    /// A valid, non-null `key` only known at run time: the object's own (`llGetKey()`) or its
+    /// owner's (`llGetOwner()`), with the run-time reason. Whether it equals `""` or `NULL_KEY` is
+    /// known (it never does), and so is its truth; anything else about it is a run-time value, and
+    /// in a list it is a run-time element.
+    RunTimeKey(String),
 }
+
+/// Functions whose result is a valid, non-null key known only at run time.
+const RUN_TIME_KEYS: [&str; 2] = ["llGetKey", "llGetOwner"];
 
 /// One element of a list value.
 #[derive(Clone, Debug, PartialEq)]
@@ -56,7 +64,7 @@ impl Value {
             Value::Int(_) => "integer",
             Value::Float(_) => "float",
             Value::Str(_) => "string",
-            Value::Key(_) => "key",
+            Value::Key(_) | Value::RunTimeKey(_) => "key",
             Value::Vector(_) => "vector",
             Value::Rot(_) => "rotation",
             Value::List(_) => "list",
@@ -127,6 +135,9 @@ impl Env {
             Expr::Ident(name) => self.lookup(name),
             Expr::Vector(items) => self.vector(items),
             Expr::List(items) => self.list(items),
+            Expr::Call(name) if RUN_TIME_KEYS.contains(&name.as_str()) => {
+                Ok(Value::RunTimeKey(format!("run-time value: {name}(...)")))
+            }
             Expr::Call(name) => Err(format!("run-time value: {name}(...)")),
             Expr::Cast(ty, inner) => cast(ty, self.eval(inner)?),
             Expr::Unary(op, inner) => unary(op, self.eval(inner)?),
@@ -151,6 +162,7 @@ impl Env {
     fn list_item(&self, e: &Expr) -> Vec<Item> {
         match self.eval(e) {
             Ok(Value::List(items)) => items,
+            Ok(Value::RunTimeKey(reason)) => vec![Item::Unknown(reason)],
             Ok(v) => vec![Item::Known(v)],
             Err(reason) => vec![Item::Unknown(reason)],
         }
@@ -191,6 +203,7 @@ fn combine(op: &str, a: Eval, b: Eval) -> Eval {
 fn join_lists(a: &Eval, b: &Eval) -> Option<Value> {
     let part = |v: &Eval| match v {
         Ok(Value::List(items)) => items.clone(),
+        Ok(Value::RunTimeKey(reason)) => vec![Item::Unknown(reason.clone())],
         Ok(other) => vec![Item::Known(other.clone())],
         Err(reason) => vec![Item::Splice(reason.clone())],
     };
@@ -217,6 +230,8 @@ pub fn store_as(ty: Option<&str>, v: Eval) -> Eval {
 
 fn cast(ty: &str, v: Value) -> Eval {
     Ok(match (ty, v) {
+        ("key", v @ Value::RunTimeKey(_)) => v,
+        (_, Value::RunTimeKey(reason)) => return Err(reason),
         ("integer", Value::Int(i)) => Value::Int(i),
         ("integer", Value::Float(f)) => Value::Int(float_to_int(f)),
         ("integer", Value::Str(s) | Value::Key(s)) => Value::Int(parse_int_prefix(&s)),
@@ -260,8 +275,17 @@ fn parse_int_prefix(s: &str) -> i32 {
     }
 }
 
+/// True for text in a key's form: 36 characters, hexadecimal digits in groups of 8-4-4-4-12.
+fn is_uuid_text(t: &str) -> bool {
+    t.len() == 36
+        && t.char_indices()
+            .all(|(i, c)| if matches!(i, 8 | 13 | 18 | 23) { c == '-' } else { c.is_ascii_hexdigit() })
+}
+
 fn unary(op: &str, v: Value) -> Eval {
     match (op, v) {
+        ("!", Value::RunTimeKey(_)) => Ok(Value::Int(0)),
+        (_, Value::RunTimeKey(reason)) => Err(reason),
         ("-", Value::Int(i)) => Ok(Value::Int(i.wrapping_neg())),
         ("-", Value::Float(f)) => Ok(Value::Float(-f)),
         ("-", Value::Vector(c)) => Ok(Value::Vector(c.map(|x| -x))),
@@ -289,7 +313,17 @@ fn member(v: Value, field: &str) -> Eval {
 }
 
 fn binary(op: &str, a: Value, b: Value) -> Eval {
-    use Value::{Float, Int, Key, Rot, Str, Vector};
+    use Value::{Float, Int, Key, Rot, RunTimeKey, Str, Vector};
+    match (&a, &b) {
+        // A valid key that is never NULL_KEY: it differs from any text that is not another one.
+        (RunTimeKey(_), Str(t) | Key(t)) | (Str(t) | Key(t), RunTimeKey(_))
+            if matches!(op, "==" | "!=") && (!is_uuid_text(t) || t == constants::NULL_KEY_TEXT) =>
+        {
+            return Ok(Int(i32::from(op == "!=")));
+        }
+        (RunTimeKey(reason), _) | (_, RunTimeKey(reason)) => return Err(reason.clone()),
+        _ => {}
+    }
     let scalar = match (&a, &b) {
         (Int(i), _) | (_, Int(i)) => f64::from(*i),
         (Float(f), _) | (_, Float(f)) => *f,
@@ -443,6 +477,22 @@ mod tests {
         assert_eq!(ev("\"owner\" == (key)\"self\""), Ok(Value::Int(0)));
         assert_eq!(ev("(key)\"k\" != (key)\"k\""), Ok(Value::Int(0)));
         assert!(ev("\"a\" < \"b\"").is_err(), "strings have no order in LSL");
+    }
+
+    #[test]
+    fn the_objects_and_owners_keys_are_run_time_but_never_empty() {
+        assert_eq!(ev("llGetOwner() != \"\""), Ok(Value::Int(1)));
+        assert_eq!(ev("llGetKey() == NULL_KEY"), Ok(Value::Int(0)));
+        assert_eq!(ev("!llGetKey()"), Ok(Value::Int(0)));
+        assert_eq!(ev("llGetOwner() == \"owner\""), Ok(Value::Int(0)), "not a key's text");
+        let other = "\"0f0e0d0c-0b0a-0908-0706-050403020100\"";
+        assert!(ev(&format!("llGetOwner() == {other}")).is_err_and(|r| r.contains("llGetOwner")));
+        assert!(ev("(string)llGetKey()").is_err());
+        assert!(ev("llGetLinkKey(2) != \"\"").is_err(), "a link's key may be NULL_KEY");
+        let Ok(Value::List(items)) = ev("[PSYS_SRC_TARGET_KEY, llGetOwner()]") else { panic!("list") };
+        assert!(matches!(&items[1], Item::Unknown(r) if r.contains("llGetOwner")));
+        let Ok(Value::List(items)) = ev("[1] + llGetKey()") else { panic!("list") };
+        assert!(matches!(&items[1], Item::Unknown(r) if r.contains("llGetKey")));
     }
 
     #[test]

@@ -32,6 +32,7 @@ pub fn value_bytes(v: &Value) -> usize {
         Value::Vector(_) => 12,
         Value::Rot(_) => 16,
         Value::Str(s) | Value::Key(s) => text_bytes(s),
+        Value::RunTimeKey(_) => text_bytes(super::constants::NULL_KEY_TEXT),
         Value::List(items) => items.iter().map(item_bytes).sum(),
     }
 }

@@ -692,5 +692,6 @@ fn truth(v: &Eval) -> Option<bool> {
         Value::List(items) => Some(!items.is_empty()),
         Value::Key(k) if k.is_empty() => Some(false),
         Value::Key(_) => None,
+        Value::RunTimeKey(_) => Some(true),
     }
 }

@@ -36,4 +36,12 @@ default
     {
         start();
     }
+
+    touch_start(integer n)
+    {
+        // Follow the owner: the key is only known at run time, but it is never empty.
+        target = "owner";
+        flags = 0;
+        start();
+    }
 }
