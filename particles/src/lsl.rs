@@ -197,6 +197,8 @@ pub fn import_script(script: &str) -> Result<Import, LslError> {
             format!("the script is {} bytes, more than the {MAX_SCRIPT_BYTES} accepted", script.len());
         return Err(LslError::new(1, 1, message));
     }
+    // A byte-order mark, as Windows editors save one, is not part of the text.
+    let script = script.strip_prefix('\u{feff}').unwrap_or(script);
     let pre = preprocess::preprocess(script)?;
     let tokens = pre.expand(lexer::tokens(&pre.text)?)?;
     lexer::check_brackets(&tokens)?;

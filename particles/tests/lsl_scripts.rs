@@ -436,3 +436,18 @@ fn values_take_their_variables_types_and_constant_arguments_reach_parameters() {
     assert_eq!(t.system.part.flags.0, PartFlags::INTERP_SCALE | PartFlags::EMISSIVE);
     assert_eq!(t.system.burst_rate, 0.25);
 }
+
+#[test]
+fn a_byte_order_mark_before_the_script_is_not_part_of_it() {
+    // Public scripts saved by Windows editors start with U+FEFF.
+    let plain = script("fog_machine.lsl");
+    let marked = format!("\u{feff}{plain}");
+    assert_eq!(import(&marked).expect("imports"), calls("fog_machine.lsl"));
+    // Positions are as an editor shows them, without the mark.
+    let bad = format!("\u{feff}{}", script("syntax_error.lsl"));
+    let (a, b) =
+        (import(&bad).expect_err("still an error"), import(&script("syntax_error.lsl")).expect_err("error"));
+    assert_eq!((a.line, a.column), (b.line, b.column));
+    // Anywhere else it is still a character no script may hold.
+    assert!(import("default { state_entry() { \u{feff} } }").is_err());
+}
