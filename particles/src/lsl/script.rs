@@ -161,22 +161,23 @@ fn state_block(p: &mut Parser<'_>, state: &str, handlers: &mut Vec<Body>) -> Res
     Ok(())
 }
 
-/// `( type name, ... )`, returning the names.
+/// `( type name, ... )`, returning each parameter's (type, name).
 fn parameters(p: &mut Parser<'_>) -> Result<Vec<(String, String)>, LslError> {
     p.expect("(")?;
-    let mut names = Vec::new();
+    let mut params = Vec::new();
     while !p.at_punct(")") {
-        if !names.is_empty() {
+        if !params.is_empty() {
             p.expect(",")?;
         }
-        match (ident(p, 0).filter(|t| is_type(&Some(t.clone()))), ident(p, 1)) {
-            (Some(ty), Some(name)) => names.push((ty, name)),
+        let ty = ident(p, 0);
+        match (is_type(&ty), ty, ident(p, 1)) {
+            (true, Some(ty), Some(name)) => params.push((ty, name)),
             _ => return Err(p.error("expected a parameter (type and name)")),
         }
         p.pos += 2;
     }
     p.pos += 1;
-    Ok(names)
+    Ok(params)
 }
 
 /// `{ ... }`: records the range and moves past the matching `}`.
