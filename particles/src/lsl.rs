@@ -14,7 +14,11 @@
 //! 4. `walk`: each handler is walked statement by statement, without running it: declarations and
 //!    assignments are tracked in source order, a statement calling a user function walks that
 //!    function there (so globals it assigns reach a later particle call), `if` on a constant takes
-//!    one branch, and a branch on a run-time value or a loop makes what it assigns a run-time value.
+//!    one branch, and each branch of an `if` on a run-time value, like one pass of a loop's body,
+//!    is walked as straight code (it runs as a whole or not at all), so a particle call inside it
+//!    sees what it assigned; after it, a variable keeps a value only where every way on leaves it
+//!    the same, and what a loop assigns is a run-time value. A user function's value is what its
+//!    first `return` in straight code gives.
 //!    `default`'s `state_entry` runs first; later handlers start from the globals it leaves, except
 //!    those another handler changes. Every particle call's arguments are parsed (`expr`) and
 //!    evaluated (`eval`). What cannot be known without running the script (function results such
@@ -67,8 +71,11 @@
 //!   distinct result, with [`LslCall::via`] naming the handler and functions that reach it.
 //! - A value stored in a variable takes the variable's declared type, as LSL converts it: an
 //!   integer into a float (`float f = 1; f / 2` is 0.5), a string into a key and back. A user
-//!   function called as a statement, `f(3, "puff");`, gets its arguments' values (so converted);
-//!   one called inside an expression gets run-time values for its parameters.
+//!   function gets its arguments' values (so converted), and a call's value is what the function
+//!   returns for certain: `llParticleSystem(Smoke(2.0))` reads the list `Smoke` returns. Where the
+//!   order of an expression's user calls could matter (two or more, one of them assigning a
+//!   global: LSL evaluates operators right to left but lists and arguments left to right), they
+//!   are followed as code that may run and their values are run-time values.
 //! - Limitations: a global changed by one handler is a run-time value in every handler but
 //!   `default`'s `state_entry`; `switch` (a Firestorm extension) takes every case as a possible
 //!   branch. The object's and its owner's keys (`llGetKey()`, `llGetOwner()`) are run-time values

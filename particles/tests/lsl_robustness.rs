@@ -180,6 +180,22 @@ fn copying_a_large_list_many_times_spends_a_bounded_budget() {
 }
 
 #[test]
+fn saving_large_variables_around_many_branches_spends_the_bounded_budget() {
+    // Each `if` on a run-time condition saves what it may assign (X13, 32 KiB, through Touch())
+    // and the value its first branch left: 64 KiB an `if`, 192 MiB for 3,000, past the budget.
+    let mut src = doubling_globals("list", "[1]", 13)
+        .replace("default {", "Touch() { if (FALSE) X13 = []; }\ndefault {");
+    let body: String = (0..3000).map(|_| "if (llFrand(1.0) > 0.5) Touch();\n").collect();
+    src = src.replace("llParticleSystem([]);", &format!("{body} llParticleSystem([]);"));
+    let e = import(&src).expect_err("budget");
+    assert!(e.message.contains("too large to import"), "{e}");
+    // 900 are 56 MiB, within it with the globals (64 KiB).
+    let few: String = (0..900).map(|_| "if (llFrand(1.0) > 0.5) Touch();\n").collect();
+    let src = src.replace(&body, &few);
+    assert!(import(&src).is_ok());
+}
+
+#[test]
 fn nan_and_infinity_from_a_script_become_what_the_wire_carries() {
     let src = r#"default { state_entry() {
         vector c = <(float)"nan", 0.5, (float)"inf">;

@@ -265,11 +265,12 @@ fn states_user_functions_locals_and_branches() {
     assert_eq!(s.part.max_age, 6.0, "local float");
     assert_eq!(s.part.start_scale, Vec2::new(0.25, 0.25), "local vector");
     assert_eq!(s.part.start_color, Vec4::new(0.2, 0.6, 1.0, 1.0));
-    assert_eq!(rules_unresolved(&c[0]), vec!["PSYS_SRC_BURST_PART_COUNT"]);
-    assert!(c[0].unresolved[0].reason.contains("clampi"));
+    assert!(c[0].unresolved.is_empty(), "{:?}", c[0].unresolved);
+    assert_eq!(s.burst_part_count, 10, "clampi(50, 1, 10) returns its upper bound");
     assert!(c[1].empty);
     assert_eq!(c[2].system.part.flags.0, PartFlags::FOLLOW_SRC);
-    assert_eq!(rules_unresolved(&c[2]), vec!["PSYS_SRC_BURST_SPEED_MAX"], "assigned in a branch");
+    assert!(c[2].unresolved.is_empty(), "{:?}", c[2].unresolved);
+    assert_eq!(c[2].system.burst_speed_max, 2.0, "assigned earlier in the same branch");
 }
 
 #[test]
@@ -450,4 +451,64 @@ fn a_byte_order_mark_before_the_script_is_not_part_of_it() {
     assert_eq!((a.line, a.column), (b.line, b.column));
     // Anywhere else it is still a character no script may hold.
     assert!(import("default { state_entry() { \u{feff} } }").is_err());
+}
+
+#[test]
+fn rule_lists_returned_by_user_functions_are_the_calls_values() {
+    let c = calls("returned_lists.lsl");
+    assert_eq!(c.len(), 4, "{:#?}", c.iter().map(|c| &c.unresolved).collect::<Vec<_>>());
+    // state_entry: Smoke(4, 5), every value worked out by hand from Smoke's literals.
+    let s = &c[0].system;
+    assert!(c[0].unresolved.is_empty(), "{:?}", c[0].unresolved);
+    assert_eq!(s.part.flags.0, PartFlags::INTERP_SCALE | PartFlags::INTERP_COLOR);
+    assert_eq!(s.part.start_scale, Vec2::new(2.0, 2.0), "4 passed to a float parameter, halved");
+    assert_eq!(s.part.end_scale, Vec2::new(4.0, 4.0));
+    assert_eq!(s.part.start_color, Vec4::new(0.5, 0.5, 0.5, 1.0), "Grey(0.5) inside the list");
+    assert_eq!(s.burst_part_count, 5);
+    assert_eq!(s.part.max_age, 20.0, "size 4 takes the `size > 3.0` branch");
+    assert_eq!(c[0].texture.as_deref(), Some("smoke_puff"));
+    // touch_start: Steam(0.25), stored in a local first: its early return is never taken, and it
+    // returns Smoke(2, 3) with the burst rate appended.
+    let t = &c[1];
+    assert!(t.unresolved.is_empty(), "{:?}", t.unresolved);
+    assert_eq!(t.system.part.start_scale, Vec2::new(1.0, 1.0));
+    assert_eq!(t.system.part.end_scale, Vec2::new(2.0, 2.0));
+    assert_eq!(t.system.burst_part_count, 3);
+    assert_eq!(t.system.part.max_age, 8.0, "size 2 takes the else branch");
+    assert_eq!(t.system.burst_rate, 0.25);
+    // timer: with a run-time rate Steam may return early, so its value is a run-time value.
+    assert_eq!(rules_unresolved(&c[2]), vec!["(rule list)"]);
+    assert!(c[2].unresolved[0].reason.contains("Steam"), "{:?}", c[2].unresolved[0]);
+    // Two calls, one of which assigns a global: their order could matter, so nothing is read.
+    assert_eq!(rules_unresolved(&c[3]), vec!["(rule list)"]);
+    assert!(c[3].unresolved[0].reason.contains("Smoke"), "{:?}", c[3].unresolved[0]);
+}
+
+#[test]
+fn a_branch_on_a_run_time_condition_sees_what_it_assigned() {
+    let c = calls("branch_values.lsl");
+    let lines: Vec<u32> = c.iter().map(|c| c.line).collect();
+    assert_eq!(c.len(), 6, "{lines:?}");
+    // Emit(), reached from the owner's branch through Steam(3): that branch set the age and size.
+    let emit = &c[0];
+    assert!(emit.unresolved.is_empty(), "{:?}", emit.unresolved);
+    assert_eq!(emit.system.part.max_age, 12.0);
+    assert_eq!(emit.system.part.start_scale, Vec2::new(3.0, 3.0), "3 passed to a float parameter");
+    assert_eq!(emit.system.part.start_color, Vec4::new(1.0, 1.0, 1.0, 1.0));
+    assert_eq!(emit.texture.as_deref(), Some("puff"));
+    assert_eq!(emit.via, vec!["default.touch_start", "Steam", "Emit"]);
+    // After the if: both branches set the age to 12; only one changed the colour.
+    assert_eq!(c[1].system.part.max_age, 12.0);
+    assert_eq!(rules_unresolved(&c[1]), vec!["PSYS_PART_START_COLOR"]);
+    assert!(c[1].unresolved[0].reason.contains("`color` is assigned in a branch"), "{:?}", c[1].unresolved);
+    // listen: the branch that clears the texture always returns, so the call after it sees "puff".
+    assert!(c[2].empty);
+    assert!(c[3].unresolved.is_empty(), "{:?}", c[3].unresolved);
+    assert_eq!((c[3].texture.as_deref(), c[3].system.part.max_age), (Some("puff"), 2.0));
+    // timer: one pass of the loop body runs as a whole (size is 2 there); the link number changes
+    // every pass, and what the loop assigns is unknown after it (it may not run at all).
+    assert_eq!(rules_unresolved(&c[4]), vec!["link"]);
+    assert_eq!(c[4].system.part.start_scale, Vec2::new(2.0, 2.0));
+    assert_eq!(rules_unresolved(&c[5]), vec!["PSYS_PART_START_SCALE"]);
+    assert!(c[5].unresolved[0].reason.contains("loop"), "{:?}", c[5].unresolved);
 }

@@ -84,6 +84,10 @@ pub struct Env {
     /// Declared LSL type of each local and parameter (entries of locals gone out of scope are
     /// never read: a name is looked up here only while it is a local).
     pub local_types: HashMap<String, String>,
+    /// What the user calls of the statement being read returned, by the token index of the call's
+    /// name: filled by the walker where it followed a call and knows its result, emptied after
+    /// each statement (a call without an entry is a run-time value).
+    pub returns: HashMap<usize, Eval>,
     /// The import's memory checks and work budget, shared by every clone.
     pub meter: Meter,
 }
@@ -135,10 +139,13 @@ impl Env {
             Expr::Ident(name) => self.lookup(name),
             Expr::Vector(items) => self.vector(items),
             Expr::List(items) => self.list(items),
-            Expr::Call(name) if RUN_TIME_KEYS.contains(&name.as_str()) => {
+            Expr::Call(name, _) if RUN_TIME_KEYS.contains(&name.as_str()) => {
                 Ok(Value::RunTimeKey(format!("run-time value: {name}(...)")))
             }
-            Expr::Call(name) => Err(format!("run-time value: {name}(...)")),
+            Expr::Call(name, at) => match self.returns.get(at) {
+                Some(returned) => returned.clone(),
+                None => Err(format!("run-time value: {name}(...)")),
+            },
             Expr::Cast(ty, inner) => cast(ty, self.eval(inner)?),
             Expr::Unary(op, inner) => unary(op, self.eval(inner)?),
             Expr::Binary(op, a, b) => self.binary(op, a, b),

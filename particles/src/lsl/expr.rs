@@ -28,8 +28,9 @@ pub enum Expr {
     Vector(Vec<Expr>),
     /// `[a, b, ...]`.
     List(Vec<Expr>),
-    /// Function call (always a run-time value for this importer).
-    Call(String),
+    /// Function call: the name and the token index of the name (where the walker records the
+    /// value a user function returned there, when it followed the call).
+    Call(String, usize),
     /// `(type) expr`.
     Cast(String, Box<Expr>),
     /// Prefix operator: `-`, `!`, `~`, `++`, `--`.
@@ -218,9 +219,10 @@ impl<'a> Parser<'a> {
             Tok::Float(f) => self.advance(Expr::Float(*f)),
             Tok::Str(s) => self.advance(Expr::Str(s.clone())),
             Tok::Ident(name) if self.peek(1) == Some(&Tok::Punct("(")) => {
+                let at = self.pos;
                 self.pos += 2;
                 self.call_args()?;
-                Ok(Expr::Call(name.clone()))
+                Ok(Expr::Call(name.clone(), at))
             }
             Tok::Ident(name) => self.advance(Expr::Ident(name.clone())),
             Tok::Punct("(") => {
@@ -316,7 +318,7 @@ mod tests {
     #[test]
     fn casts_calls_and_members() {
         assert_eq!(parse("(float)3"), Expr::Cast("float".into(), Box::new(Expr::Int(3))));
-        assert_eq!(parse("llFrand(1.0 + x)"), Expr::Call("llFrand".into()));
+        assert_eq!(parse("llFrand(1.0 + x)"), Expr::Call("llFrand".into(), 0));
         assert_eq!(parse("v.z"), Expr::Member(Box::new(Expr::Ident("v".into())), "z".into()));
     }
 

@@ -50,6 +50,9 @@ pub struct Body {
     pub name: String,
     /// Parameters: (LSL type, name).
     pub params: Vec<(String, String)>,
+    /// The declared type of the value a user function returns (`None`: handlers, and functions
+    /// declared without one).
+    pub returns: Option<String>,
     /// First token inside the braces.
     pub start: usize,
     /// Index of the closing brace.
@@ -127,7 +130,8 @@ fn top_level_item(p: &mut Parser<'_>, prog: &mut Program) -> Result<(), LslError
     if let (Some(name), true) = (ident(p, skip), p.at_punct_at(skip + 1, "(")) {
         p.pos += skip + 1;
         let params = parameters(p)?;
-        let body = braced_body(p, name.clone(), params)?;
+        let mut body = braced_body(p, name.clone(), params)?;
+        body.returns = first.filter(|_| skip == 1);
         prog.functions.insert(name, body);
         return Ok(());
     }
@@ -194,7 +198,7 @@ fn braced_body(p: &mut Parser<'_>, name: String, params: Vec<(String, String)>) 
         }
         p.pos += 1;
     }
-    Ok(Body { name, params, start, end: p.pos - 1 })
+    Ok(Body { name, params, returns: None, start, end: p.pos - 1 })
 }
 
 /// Turns a fatal evaluation error (a value too large for a script's memory, the work budget

@@ -4,13 +4,22 @@
 //! modes. *Straight* statements run for certain, in order: an assignment gives its variable the
 //! value (globals included), and a statement that is a call of a user function, `f(...);`, walks
 //! `f`'s body there and then, so that `SetParticles(); llParticleSystem(Particles);` sees what
-//! `SetParticles` assigned. *Maybe* statements may or may not run (a branch on a run-time value, a
-//! loop body, anything after a `return`, `state` or `jump` that may have been taken): a variable
-//! they assign becomes a run-time value, and so does every variable a loop assigns anywhere in it.
-//! *Dead* statements never run (the untaken branch of an `if` on a constant): they are skipped.
-//! A user call inside a larger expression is followed as *Maybe*. A statement call passes the
-//! values of its arguments (converted to the parameters' types, as LSL passes them); the
-//! parameters of a call inside an expression, and of event handlers, are run-time values.
+//! `SetParticles` assigned. A branch of an `if` on a run-time value, and one pass of a loop's body,
+//! runs as a whole or not at all, so in straight code it is walked as straight code of its own:
+//! a particle call inside it sees what it assigned before. After the `if`, a variable keeps a
+//! value only where every branch that goes on leaves it the same (a branch that always returns
+//! does not go on); what a loop assigns anywhere in it is a run-time value before and after it.
+//! *Maybe* statements may or may not run (anything after a `return`, `state` or `jump` that may
+//! have been taken, a `switch` body, code reached from a *Maybe* call): a variable they assign
+//! becomes a run-time value. *Dead* statements never run (the untaken branch of an `if` on a
+//! constant): they are skipped.
+//! A call passes the values of its arguments (converted to the parameters' types, as LSL passes
+//! them), and what a function returns for certain (its first `return` in straight code) is the
+//! value of the call: `llParticleSystem(Smoke(2.0))` reads the list `Smoke` builds. A user call
+//! inside a larger expression is followed as straight code when the order of the expression's
+//! calls cannot matter (it calls one user function, or none that assigns a global); otherwise,
+//! and in loop headers, it is followed as *Maybe* and its value is a run-time value. The
+//! parameters of event handlers are run-time values.
 //!
 //! Which handler runs first: `default`'s `state_entry` runs when the script starts, from the
 //! initialised globals. Every other handler starts from the globals `state_entry` left, except that
@@ -26,8 +35,9 @@
 //! walked; past the last two a call's effects are taken as run-time values instead of followed.
 
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
-use super::eval::{store_as, Env, Eval, Value};
+use super::eval::{store_as, Env, Eval};
 use super::expr::{Expr, Parser};
 use super::lexer::{Tok, Token};
 use super::script::{
@@ -35,15 +45,17 @@ use super::script::{
 };
 use super::LslError;
 
+mod control;
+mod writes;
+
+use writes::{direct_writes, user_calls, Writes};
+
 /// Deepest nesting of blocks and sub-statements accepted (real scripts stay under 30).
 const MAX_NESTING: usize = 200;
 /// Deepest chain of user calls followed.
 const MAX_CALL_DEPTH: usize = 32;
 /// Tokens of bodies walked in one import before calls stop being followed.
 const MAX_STEPS: usize = 20_000_000;
-/// Entries of the per-function write sets before they fall back to "every global any function
-/// assigns" (sound, less precise; only a hostile call graph gets there).
-const MAX_WRITE_ENTRIES: usize = 4_000_000;
 
 /// How certainly a statement runs; ordered from most to least certain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -56,8 +68,10 @@ enum Mode {
 struct Walker<'a> {
     toks: &'a [Token],
     prog: &'a Program,
-    /// Globals each user function assigns, itself or through the functions it calls.
-    fn_writes: HashMap<String, HashSet<String>>,
+    /// What token ranges and user functions assign.
+    writes: Writes,
+    /// The index of the bracket closing each opening bracket, by the opening one's index.
+    closes: HashMap<usize, usize>,
     /// Calls found: token index, the call.
     calls: Vec<(usize, RawCall)>,
     /// Functions walked from some live statement.
@@ -68,6 +82,9 @@ struct Walker<'a> {
     exit: Mode,
     /// A jump label was met in the current body.
     label_seen: bool,
+    /// What the current body returns for certain: the value of its first `return` in straight
+    /// code (`None` until then, and when a return may have been taken earlier).
+    returned: Option<Eval>,
     steps: usize,
     nesting: usize,
 }
@@ -78,19 +95,21 @@ pub fn run(toks: &[Token]) -> Result<Vec<RawCall>, LslError> {
     let mut w = Walker {
         toks,
         prog: &prog,
-        fn_writes: function_writes(toks, &prog),
+        writes: Writes::new(toks, &prog),
+        closes: bracket_pairs(toks),
         calls: Vec::new(),
         reached: HashSet::new(),
         stack: Vec::new(),
         exit: Mode::Straight,
         label_seen: false,
+        returned: None,
         steps: 0,
         nesting: 0,
     };
     let first = prog.handlers.iter().position(|h| h.name == "default.state_entry");
     let mut after_start = prog.env.clone();
     if let Some(k) = first {
-        after_start = w.walk_body(&prog.handlers[k], prog.env.clone(), Mode::Straight, None)?;
+        after_start = w.walk_body(&prog.handlers[k], prog.env.clone(), Mode::Straight, None)?.0;
     }
     let later: Vec<&Body> =
         prog.handlers.iter().enumerate().filter(|(k, _)| Some(*k) != first).map(|(_, h)| h).collect();
@@ -110,6 +129,24 @@ fn in_source_order(mut calls: Vec<(usize, RawCall)>) -> Vec<RawCall> {
     calls.into_iter().map(|(_, c)| c).collect()
 }
 
+/// The index of the bracket closing each opening bracket of `toks` (brackets already checked).
+fn bracket_pairs(toks: &[Token]) -> HashMap<usize, usize> {
+    let mut open = Vec::new();
+    let mut pairs = HashMap::new();
+    for (i, t) in toks.iter().enumerate() {
+        match t.tok {
+            Tok::Punct("(" | "[" | "{") => open.push(i),
+            Tok::Punct(")" | "]" | "}") => {
+                if let Some(o) = open.pop() {
+                    pairs.insert(o, i);
+                }
+            }
+            _ => {}
+        }
+    }
+    pairs
+}
+
 /// Marks every variable in `names` that `env` holds as a run-time value.
 fn invalidate(env: &mut Env, names: &HashSet<String>, why: &str) {
     for name in names {
@@ -122,98 +159,27 @@ fn invalidate(env: &mut Env, names: &HashSet<String>, why: &str) {
     }
 }
 
-/// Names assigned (`=`, `op=`, `++`, `--`, member assignment) in tokens `range`.
-fn direct_writes(toks: &[Token], range: std::ops::Range<usize>) -> HashSet<String> {
-    let tok = |i: usize| toks.get(i).map(|t| &t.tok);
-    let assign = |t: Option<&Tok>| matches!(t, Some(Tok::Punct("=" | "+=" | "-=" | "*=" | "/=" | "%=")));
-    let step = |t: Option<&Tok>| matches!(t, Some(Tok::Punct("++" | "--")));
-    let mut out = HashSet::new();
-    for i in range {
-        let Some(Tok::Ident(name)) = tok(i) else { continue };
-        let prev = i.checked_sub(1).and_then(tok);
-        if matches!(prev, Some(Tok::Punct("."))) {
-            continue;
-        }
-        let member = matches!(tok(i + 1), Some(Tok::Punct("."))) && matches!(tok(i + 2), Some(Tok::Ident(_)));
-        let next = if member { tok(i + 3) } else { tok(i + 1) };
-        if assign(next) || step(next) || step(prev) {
-            out.insert(name.clone());
-        }
-    }
-    out
-}
-
-/// User functions called in tokens `range`, with the index of each name.
-fn user_calls(toks: &[Token], prog: &Program, range: std::ops::Range<usize>) -> Vec<(usize, String)> {
-    range
-        .filter_map(|i| match (&toks.get(i)?.tok, &toks.get(i + 1)?.tok) {
-            (Tok::Ident(n), Tok::Punct("(")) if prog.functions.contains_key(n) => Some((i, n.clone())),
-            _ => None,
-        })
-        .collect()
-}
-
-/// Globals each function assigns, through its calls too (a fixed point over the call graph).
-fn function_writes(toks: &[Token], prog: &Program) -> HashMap<String, HashSet<String>> {
-    let globals = |set: HashSet<String>| -> HashSet<String> {
-        set.into_iter().filter(|n| prog.env.globals.contains_key(n)).collect()
-    };
-    let mut writes: HashMap<String, HashSet<String>> = prog
-        .functions
-        .iter()
-        .map(|(name, b)| (name.clone(), globals(direct_writes(toks, b.start..b.end))))
-        .collect();
-    let callees: HashMap<&String, Vec<String>> = prog
-        .functions
-        .iter()
-        .map(|(name, b)| (name, user_calls(toks, prog, b.start..b.end).into_iter().map(|c| c.1).collect()))
-        .collect();
-    let mut changed = true;
-    let mut entries: usize = writes.values().map(HashSet::len).sum();
-    while changed && entries <= MAX_WRITE_ENTRIES {
-        changed = false;
-        for (name, called) in &callees {
-            let extra: HashSet<String> =
-                called.iter().filter_map(|c| writes.get(c)).flatten().cloned().collect();
-            let mine = writes.entry((*name).clone()).or_default();
-            let before = mine.len();
-            mine.extend(extra);
-            entries += mine.len() - before;
-            changed |= mine.len() != before;
-        }
-    }
-    if entries > MAX_WRITE_ENTRIES {
-        let every: HashSet<String> = writes.values().flatten().cloned().collect();
-        writes.values_mut().for_each(|w| w.clone_from(&every));
-    }
-    writes
-}
-
 impl Walker<'_> {
-    /// Variables a token range assigns, with the globals of the user functions it calls.
-    fn range_writes(&self, range: std::ops::Range<usize>) -> HashSet<String> {
-        let mut names = direct_writes(self.toks, range.clone());
-        for (_, f) in user_calls(self.toks, self.prog, range) {
-            names.extend(self.fn_writes.get(&f).into_iter().flatten().cloned());
-        }
-        names
+    /// Variables tokens `range` assign, with the globals of the user functions called there.
+    fn range_writes(&self, range: std::ops::Range<usize>) -> Rc<HashSet<String>> {
+        self.writes.of_range(self.toks, self.prog, range)
     }
 
     fn body_writes(&self, body: &Body) -> HashSet<String> {
         let names = self.range_writes(body.start..body.end);
-        names.into_iter().filter(|n| self.prog.env.globals.contains_key(n)).collect()
+        names.iter().filter(|n| self.prog.env.globals.contains_key(*n)).cloned().collect()
     }
 
     /// Walks one body from `env` (its locals replaced by the parameters, given `args` when the
-    /// call's arguments were read); returns the final environment (locals dropped) and marks the
-    /// body reached.
+    /// call's arguments were read); returns the final environment (locals dropped) and what the
+    /// body returns for certain, and marks the body reached.
     fn walk_body(
         &mut self,
         body: &Body,
         mut env: Env,
         mode: Mode,
         args: Option<Vec<Eval>>,
-    ) -> Result<Env, LslError> {
+    ) -> Result<(Env, Option<Eval>), LslError> {
         let args = args.filter(|a| a.len() == body.params.len());
         env.locals = match args {
             Some(args) => {
@@ -228,6 +194,7 @@ impl Walker<'_> {
         env.local_types = body.params.iter().map(|(ty, n)| (n.clone(), ty.clone())).collect();
         let saved_exit = std::mem::replace(&mut self.exit, Mode::Straight);
         let saved_label = std::mem::replace(&mut self.label_seen, false);
+        let saved_returned = self.returned.take();
         self.steps += body.end - body.start;
         self.stack.push(body.name.clone());
         self.reached.insert(body.name.clone());
@@ -238,9 +205,10 @@ impl Walker<'_> {
         self.stack.pop();
         self.exit = saved_exit;
         self.label_seen = saved_label;
+        let returned = std::mem::replace(&mut self.returned, saved_returned);
         env.locals.clear();
         env.local_types.clear();
-        Ok(env)
+        Ok((env, returned))
     }
 
     /// Functions nothing live reached, each walked on its own.
@@ -275,6 +243,7 @@ impl Walker<'_> {
         let at = p.pos;
         let result = self.statement_inner(p, env, mode);
         self.nesting -= 1;
+        env.returns.clear();
         result?;
         fatal_check(p, env, at)
     }
@@ -305,8 +274,11 @@ impl Walker<'_> {
         Ok(())
     }
 
-    /// Index of the bracket closing the one at `open`.
+    /// Index of the bracket closing the one at `open` (of the first bracket from `open` on).
     fn closing(&self, open: usize) -> usize {
+        if let Some(&close) = self.closes.get(&open) {
+            return close;
+        }
         let mut depth = 0usize;
         for (i, t) in self.toks.iter().enumerate().skip(open) {
             match t.tok {
@@ -370,138 +342,10 @@ impl Walker<'_> {
         Some(body.end)
     }
 
-    /// Evaluates the parenthesised condition at the cursor and moves past it. A condition this
-    /// importer cannot read is a run-time value.
-    fn condition(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<Eval, LslError> {
-        if !p.at_punct("(") {
-            return Err(p.error("expected `(`"));
-        }
-        let close = self.closing(p.pos);
-        self.side_effects(p.pos..close, env, mode.max(Mode::Maybe))?;
-        let mut inner = Parser::new(&self.toks[..close], p.pos + 1);
-        let value = self.value_to(&mut inner, env, close);
-        p.pos = close + 1;
-        Ok(value)
-    }
-
-    fn if_statement(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<(), LslError> {
-        p.pos += 1;
-        let (then_mode, else_mode) = match truth(&self.condition(p, env, mode)?) {
-            Some(true) => (mode, Mode::Dead),
-            Some(false) => (Mode::Dead, mode),
-            None => (mode.max(Mode::Maybe), mode.max(Mode::Maybe)),
-        };
-        self.statement(p, env, then_mode)?;
-        if ident(p, 0).as_deref() == Some("else") {
-            p.pos += 1;
-            self.statement(p, env, else_mode)?;
-        }
-        Ok(())
-    }
-
-    /// `while (c) s` and `for (a; b; c) s`: everything assigned in the header or the body is a
-    /// run-time value before the loop runs (a later iteration sees it changed).
-    fn loop_statement(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<(), LslError> {
-        p.pos += 1;
-        let header = p.pos;
-        let close = self.closing(header);
-        p.pos = close + 1;
-        let body_end = self.sub_statement_end(p.pos);
-        if mode != Mode::Dead {
-            invalidate(env, &self.range_writes(header..body_end), "changed in a loop");
-        }
-        self.side_effects(header..close, env, mode.max(Mode::Maybe))?;
-        self.statement(p, env, mode.max(Mode::Maybe))
-    }
-
-    /// Firestorm's `switch (x) { case 1: ... break; default: ... }`: which case runs is taken as
-    /// unknown, so the whole body may run.
-    fn switch_statement(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<(), LslError> {
-        p.pos += 1;
-        let _case_value = self.condition(p, env, mode)?;
-        self.statement(p, env, mode.max(Mode::Maybe))
-    }
-
-    /// `case expr:`, `default:` (inside a `switch`) or `break;`: skipped up to `end`.
-    fn skip_label(&mut self, p: &mut Parser<'_>, end: &str) {
-        while p.peek(0).is_some_and(|t| *t != Tok::Punct(";") && *t != Tok::Punct("{")) {
-            let done = p.at_punct(end);
-            p.pos += 1;
-            if done {
-                return;
-            }
-        }
-        if p.at_punct(";") {
-            p.pos += 1;
-        }
-    }
-
-    /// `do s while (c);`
-    fn do_statement(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<(), LslError> {
-        p.pos += 1;
-        let body_end = self.sub_statement_end(p.pos);
-        let end = self.statement_end(body_end, self.toks.len());
-        if mode != Mode::Dead {
-            invalidate(env, &self.range_writes(p.pos..end), "changed in a loop");
-        }
-        self.statement(p, env, mode.max(Mode::Maybe))?;
-        self.side_effects(p.pos..end, env, mode.max(Mode::Maybe))?;
-        p.pos = end + 1;
-        Ok(())
-    }
-
-    /// Token index just past the sub-statement starting at `start` (a block, or up to its `;`,
-    /// through `if`/`else` and loop headers).
-    fn sub_statement_end(&self, start: usize) -> usize {
-        self.sub_statement_end_at(start, 0)
-    }
-
-    fn sub_statement_end_at(&self, start: usize, depth: usize) -> usize {
-        let len = self.toks.len();
-        let keyword = match self.toks.get(start).map(|t| &t.tok) {
-            None => return start,
-            Some(Tok::Punct("{")) => return self.closing(start) + 1,
-            Some(Tok::Ident(k)) if depth < MAX_NESTING => k.as_str(),
-            Some(_) => return self.statement_end(start, len) + 1,
-        };
-        match keyword {
-            "if" => {
-                let after = self.sub_statement_end_at(self.closing(start + 1) + 1, depth + 1);
-                match self.toks.get(after).map(|t| &t.tok) {
-                    Some(Tok::Ident(e)) if e == "else" => self.sub_statement_end_at(after + 1, depth + 1),
-                    _ => after,
-                }
-            }
-            "while" | "for" => self.sub_statement_end_at(self.closing(start + 1) + 1, depth + 1),
-            "do" => self.statement_end(self.sub_statement_end_at(start + 1, depth + 1), len) + 1,
-            _ => self.statement_end(start, len) + 1,
-        }
-    }
-
-    /// `return ...;` and `state s;` (`certain`: in straight code the rest of the body never runs)
-    /// or `jump l;` (the rest may be skipped).
-    fn exit_statement(
-        &mut self,
-        p: &mut Parser<'_>,
-        env: &mut Env,
-        mode: Mode,
-        certain: bool,
-    ) -> Result<(), LslError> {
-        let end = self.statement_end(p.pos, self.toks.len());
-        // Effects of a returned expression (`return f();`) still happen.
-        self.side_effects(p.pos..end, env, mode.max(Mode::Maybe))?;
-        if mode != Mode::Dead {
-            let after = if mode == Mode::Straight && certain { Mode::Dead } else { Mode::Maybe };
-            self.exit = self.exit.max(after);
-        }
-        p.pos = end + 1;
-        Ok(())
-    }
-
     fn particle(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<(), LslError> {
         let at = p.pos;
         let end = self.statement_end(at, self.toks.len());
-        self.side_effects(at + 1..end, env, mode.max(Mode::Maybe))?;
+        self.expression_calls(at + 1..end, env, mode)?;
         let mut call = particle_call(p, env)?;
         if mode != Mode::Dead {
             call.via = self.stack.clone();
@@ -520,7 +364,7 @@ impl Walker<'_> {
             p.pos = end + 1;
             return;
         }
-        let _ = self.side_effects(p.pos + 2..end, env, mode.max(Mode::Maybe));
+        let _ = self.expression_calls(p.pos + 2..end, env, mode);
         p.pos += 2;
         let value = if p.at_punct("=") {
             p.pos += 1;
@@ -550,13 +394,13 @@ impl Walker<'_> {
             && self.closing(start + 1) + 1 == end;
         if whole_call {
             let name = ident(&Parser::new(self.toks, start), 0).unwrap_or_default();
-            // Calls among the arguments run first (their effects as run-time values).
-            self.side_effects(start + 2..end, env, mode.max(Mode::Maybe))?;
+            // Calls among the arguments run first.
+            self.expression_calls(start + 2..end, env, mode)?;
             let args = self.arguments(start + 1, env);
-            return self.follow(&name, env, mode, args);
+            return self.follow(&name, env, mode, args).map(drop);
         }
         let target = assignment_target(self.toks, start);
-        self.side_effects(start..end, env, mode.max(Mode::Maybe))?;
+        self.expression_calls(start..end, env, mode)?;
         let mut nested = direct_writes(self.toks, start..end);
         if let Some((name, op, value_at)) = target {
             nested.remove(&name);
@@ -577,7 +421,7 @@ impl Walker<'_> {
         Ok(())
     }
 
-    /// Follows the user calls in tokens `range` (in `mode`, normally Maybe).
+    /// Follows the user calls in tokens `range` (in `mode`, normally Maybe), their results unread.
     fn side_effects(
         &mut self,
         range: std::ops::Range<usize>,
@@ -590,43 +434,75 @@ impl Walker<'_> {
         Ok(())
     }
 
+    /// Follows the user calls of an expression that a statement in `mode` evaluates once (tokens
+    /// `range`), and records in `env.returns` what each returns for certain. They are followed
+    /// as straight code, with their arguments, when their order cannot change what they see: the
+    /// expression calls one user function, or none of those it calls assigns a global (LSL's
+    /// order is mixed: operators right to left, list items and arguments left to right). They
+    /// are followed last to first, so that a call's arguments are read after the calls inside
+    /// them. Otherwise each is followed as code that may run, and its result is a run-time value.
+    fn expression_calls(
+        &mut self,
+        range: std::ops::Range<usize>,
+        env: &mut Env,
+        mode: Mode,
+    ) -> Result<(), LslError> {
+        let calls = user_calls(self.toks, self.prog, range.clone());
+        let independent = calls.len() == 1
+            || calls.iter().all(|(_, f)| self.writes.of_function(f).is_none_or(HashSet::is_empty));
+        if mode != Mode::Straight || !independent {
+            return self.side_effects(range, env, mode.max(Mode::Maybe));
+        }
+        for (at, name) in calls.into_iter().rev() {
+            let args = self.arguments(at + 1, env);
+            if let Some(returned) = self.follow(&name, env, mode, args)? {
+                env.returns.insert(at, returned);
+            }
+        }
+        Ok(())
+    }
+
     /// Walks user function `name` in `env`'s globals with `args` for its parameters (run-time
     /// values when `None`), or takes what it assigns as run-time values when it cannot be
-    /// followed (recursion, depth, step budget).
+    /// followed (recursion, depth, step budget). Returns what the function returns for certain,
+    /// converted to its declared type.
     fn follow(
         &mut self,
         name: &str,
         env: &mut Env,
         mode: Mode,
         args: Option<Vec<Eval>>,
-    ) -> Result<(), LslError> {
+    ) -> Result<Option<Eval>, LslError> {
         if mode == Mode::Dead {
-            return Ok(());
+            return Ok(None);
         }
-        let Some(body) = self.prog.functions.get(name) else { return Ok(()) };
+        let Some(body) = self.prog.functions.get(name) else { return Ok(None) };
         let blocked = self.stack.iter().any(|s| s == name)
             || self.stack.len() >= MAX_CALL_DEPTH
             || self.steps > MAX_STEPS;
         if blocked {
-            let writes = self.fn_writes.get(name).cloned().unwrap_or_default();
+            let writes = self.writes.of_function(name).cloned().unwrap_or_default();
             invalidate(env, &writes, &format!("changed by {name}(), not followed"));
-            return Ok(());
+            return Ok(None);
         }
         let locals = std::mem::take(&mut env.locals);
         let local_types = std::mem::take(&mut env.local_types);
+        let returns = std::mem::take(&mut env.returns);
         let caller = Env {
             globals: std::mem::take(&mut env.globals),
             locals: HashMap::new(),
             global_types: std::mem::take(&mut env.global_types),
             local_types: HashMap::new(),
+            returns: HashMap::new(),
             meter: env.meter.clone(),
         };
-        let after = self.walk_body(body, caller, mode, args)?;
+        let (after, returned) = self.walk_body(body, caller, mode, args)?;
         env.globals = after.globals;
         env.global_types = after.global_types;
         env.locals = locals;
         env.local_types = local_types;
-        Ok(())
+        env.returns = returns;
+        Ok(returned.map(|v| store_as(body.returns.as_deref(), v)))
     }
 
     /// The values of the arguments of the call whose `(` is token `open`, in `env`; `None` when
@@ -678,20 +554,5 @@ fn assignment_target(toks: &[Token], start: usize) -> Option<(String, Option<&'s
         Tok::Punct("=") => Some((name.clone(), None, start + 2)),
         Tok::Punct(op @ ("+=" | "-=" | "*=" | "/=" | "%=")) => Some((name.clone(), Some(op), start + 2)),
         _ => None,
-    }
-}
-
-/// LSL truth of a condition value (`if (x)`), when known.
-fn truth(v: &Eval) -> Option<bool> {
-    match v.as_ref().ok()? {
-        Value::Int(i) => Some(*i != 0),
-        Value::Float(f) => Some(*f != 0.0),
-        Value::Str(s) => Some(!s.is_empty()),
-        Value::Vector(c) => Some(c.iter().any(|x| *x != 0.0)),
-        Value::Rot(c) => Some(*c != [0.0, 0.0, 0.0, 1.0]),
-        Value::List(items) => Some(!items.is_empty()),
-        Value::Key(k) if k.is_empty() => Some(false),
-        Value::Key(_) => None,
-        Value::RunTimeKey(_) => Some(true),
     }
 }
