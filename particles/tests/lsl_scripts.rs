@@ -512,3 +512,26 @@ fn a_branch_on_a_run_time_condition_sees_what_it_assigned() {
     assert_eq!(rules_unresolved(&c[5]), vec!["PSYS_PART_START_SCALE"]);
     assert!(c[5].unresolved[0].reason.contains("loop"), "{:?}", c[5].unresolved);
 }
+
+#[test]
+fn a_global_set_in_a_branch_that_returns_is_unknown_to_the_caller() {
+    // Setup() may set gAge to 9 and return: after the call gAge is 4 or 9. Inside Setup, the call
+    // after the `if` runs only when the branch did not, so it sees 4 and a size of 1.
+    let src = "float gAge = 4.0;\n\
+               Setup(integer quick) {\n\
+                float size = 1.0;\n\
+                if (quick) { gAge = 9.0; size = 3.0; return; }\n\
+                llParticleSystem([PSYS_PART_START_SCALE, <size, size, 0.0>, PSYS_PART_MAX_AGE, gAge]);\n\
+               }\n\
+               default { state_entry() {\n\
+                Setup((integer)llFrand(2.0));\n\
+                llParticleSystem([PSYS_PART_MAX_AGE, gAge]);\n\
+               } }";
+    let c = import(src).expect("imports");
+    assert_eq!(c.len(), 2);
+    assert_eq!(c[0].system.part.start_scale, Vec2::new(1.0, 1.0));
+    assert_eq!(c[0].system.part.max_age, 4.0);
+    assert!(c[0].unresolved.is_empty(), "{:?}", c[0].unresolved);
+    assert_eq!(rules_unresolved(&c[1]), vec!["PSYS_PART_MAX_AGE"], "4 or 9 after Setup()");
+    assert!(c[1].unresolved[0].reason.contains("where Setup returns"), "{:?}", c[1].unresolved);
+}

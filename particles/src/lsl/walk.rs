@@ -58,11 +58,29 @@ const MAX_CALL_DEPTH: usize = 32;
 const MAX_STEPS: usize = 20_000_000;
 
 /// How certainly a statement runs; ordered from most to least certain.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 enum Mode {
+    #[default]
     Straight,
     Maybe,
     Dead,
+}
+
+/// What the walk knows of the body (handler or function) being walked; each body starts afresh.
+#[derive(Default)]
+struct BodyState {
+    /// Least certain return/state/jump/label met so far.
+    exit: Mode,
+    /// A jump label was met.
+    label_seen: bool,
+    /// What the body returns for certain: the value of its first `return` in straight code
+    /// (`None` until then, and when a return may have been taken earlier).
+    returned: Option<Eval>,
+    /// What each `if` on a run-time condition being walked may assign, outermost first.
+    branch_names: Vec<Vec<String>>,
+    /// The values of those of them that are globals where a branch left the body for certain
+    /// (`return`, `state`): the body hands them on as well as the values it ends with.
+    exits: Vec<Vec<(String, Eval)>>,
 }
 
 struct Walker<'a> {
@@ -78,13 +96,8 @@ struct Walker<'a> {
     reached: HashSet<String>,
     /// Bodies being walked, outermost first.
     stack: Vec<String>,
-    /// Least certain return/state/jump/label met in the current body so far.
-    exit: Mode,
-    /// A jump label was met in the current body.
-    label_seen: bool,
-    /// What the current body returns for certain: the value of its first `return` in straight
-    /// code (`None` until then, and when a return may have been taken earlier).
-    returned: Option<Eval>,
+    /// What the walk knows of the body being walked.
+    body: BodyState,
     steps: usize,
     nesting: usize,
 }
@@ -100,9 +113,7 @@ pub fn run(toks: &[Token]) -> Result<Vec<RawCall>, LslError> {
         calls: Vec::new(),
         reached: HashSet::new(),
         stack: Vec::new(),
-        exit: Mode::Straight,
-        label_seen: false,
-        returned: None,
+        body: BodyState::default(),
         steps: 0,
         nesting: 0,
     };
@@ -192,9 +203,7 @@ impl Walker<'_> {
                 .collect(),
         };
         env.local_types = body.params.iter().map(|(ty, n)| (n.clone(), ty.clone())).collect();
-        let saved_exit = std::mem::replace(&mut self.exit, Mode::Straight);
-        let saved_label = std::mem::replace(&mut self.label_seen, false);
-        let saved_returned = self.returned.take();
+        let outer = std::mem::take(&mut self.body);
         self.steps += body.end - body.start;
         self.stack.push(body.name.clone());
         self.reached.insert(body.name.clone());
@@ -203,9 +212,14 @@ impl Walker<'_> {
             self.statement(&mut p, &mut env, mode)?;
         }
         self.stack.pop();
-        self.exit = saved_exit;
-        self.label_seen = saved_label;
-        let returned = std::mem::replace(&mut self.returned, saved_returned);
+        let state = std::mem::replace(&mut self.body, outer);
+        for (name, value) in state.exits.into_iter().flatten() {
+            if env.globals.get(&name) != Some(&value) {
+                let reason = format!("run-time value: `{name}` differs where {} returns", body.name);
+                env.globals.insert(name, Err(reason));
+            }
+        }
+        let returned = state.returned;
         env.locals.clear();
         env.local_types.clear();
         Ok((env, returned))
@@ -234,7 +248,7 @@ impl Walker<'_> {
 
     /// One statement at the cursor, in `mode`; leaves the cursor after it.
     fn statement(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<(), LslError> {
-        let mode = mode.max(self.exit);
+        let mode = mode.max(self.body.exit);
         self.steps += 1;
         self.nesting += 1;
         if self.nesting > MAX_NESTING {
@@ -325,11 +339,11 @@ impl Walker<'_> {
     /// what the rest of the body assigns is a run-time value and the rest may not run.
     fn label(&mut self, p: &mut Parser<'_>, env: &mut Env, mode: Mode) -> Result<(), LslError> {
         let end = self.statement_end(p.pos, self.toks.len());
-        if mode != Mode::Dead && !self.label_seen {
-            self.label_seen = true;
+        if mode != Mode::Dead && !self.body.label_seen {
+            self.body.label_seen = true;
             let body_end = self.stack_body_end().unwrap_or(end);
             invalidate(env, &self.range_writes(p.pos..body_end), "assigned after a jump label");
-            self.exit = self.exit.max(Mode::Maybe);
+            self.body.exit = self.body.exit.max(Mode::Maybe);
         }
         p.pos = end + 1;
         Ok(())

@@ -61,7 +61,8 @@ impl Walker<'_> {
     /// code, with the cursor on the first. Each runs as a whole or not at all, so each is walked
     /// as straight code (what it assigns is known to the statements after it inside, and a
     /// particle call there sees it). After the `if`, a variable the `if` may assign keeps a value
-    /// only where every branch that can fall through leaves it the same. The branches are walked
+    /// only where every branch that can fall through leaves it the same (a branch that returns
+    /// hands its globals on where the body ends, `BodyState::exits`). The branches are walked
     /// on `env` itself: only the variables the `if` may assign are saved and restored between
     /// them, and that copying is charged to the import's budget.
     fn branches(&mut self, p: &mut Parser<'_>, env: &mut Env, start: usize) -> Result<(), LslError> {
@@ -73,6 +74,7 @@ impl Walker<'_> {
             .cloned()
             .collect();
         let before = saved(env, &names);
+        self.body.branch_names.push(names.clone());
         let then_falls = self.branch(p, env)?;
         let after_then = saved(env, &names);
         restore(env, &names, before);
@@ -82,6 +84,7 @@ impl Walker<'_> {
         } else {
             true
         };
+        self.body.branch_names.pop();
         for (name, then_value) in names.iter().zip(after_then) {
             let merged = match (then_falls, else_falls) {
                 (false, true) => continue,
@@ -102,14 +105,14 @@ impl Walker<'_> {
     fn branch(&mut self, p: &mut Parser<'_>, env: &mut Env) -> Result<bool, LslError> {
         let start = p.pos;
         let outer: HashSet<String> = env.locals.keys().cloned().collect();
-        let saved_exit = std::mem::replace(&mut self.exit, Mode::Straight);
-        let saved_returned = self.returned.take();
-        let saved_label = self.label_seen;
+        let saved_exit = std::mem::replace(&mut self.body.exit, Mode::Straight);
+        let saved_returned = self.body.returned.take();
+        let saved_label = self.body.label_seen;
         self.statement(p, env, Mode::Straight)?;
-        let left = self.exit;
-        self.exit = saved_exit.max(left.min(Mode::Maybe));
-        self.returned = saved_returned;
-        if self.label_seen && !saved_label {
+        let left = self.body.exit;
+        self.body.exit = saved_exit.max(left.min(Mode::Maybe));
+        self.body.returned = saved_returned;
+        if self.body.label_seen && !saved_label {
             let body_end = self.stack_body_end().unwrap_or(p.pos);
             invalidate(env, &self.range_writes(start..body_end), "assigned after a jump label");
         }
@@ -245,13 +248,16 @@ impl Walker<'_> {
         // Effects of a returned expression (`return f();`) still happen.
         self.expression_calls(p.pos..end, env, mode)?;
         let is_return = ident(p, 0).as_deref() == Some("return");
-        if is_return && mode == Mode::Straight && self.returned.is_none() {
+        if is_return && mode == Mode::Straight && self.body.returned.is_none() {
             let mut q = Parser::new(self.toks, p.pos + 1);
-            self.returned = Some(self.value_to(&mut q, env, end));
+            self.body.returned = Some(self.value_to(&mut q, env, end));
+        }
+        if mode == Mode::Straight && certain && !self.body.branch_names.is_empty() {
+            self.body.exits.push(globals_at_exit(env, &self.body.branch_names));
         }
         if mode != Mode::Dead {
             let after = if mode == Mode::Straight && certain { Mode::Dead } else { Mode::Maybe };
-            self.exit = self.exit.max(after);
+            self.body.exit = self.body.exit.max(after);
         }
         p.pos = end + 1;
         Ok(())
@@ -284,6 +290,21 @@ fn saved(env: &Env, names: &[String]) -> Vec<Eval> {
     let bytes = values.iter().map(|v| SAVED_VARIABLE_BYTES + v.as_ref().map_or(0, value_bytes)).sum();
     let _ = env.meter.charge(bytes);
     values
+}
+
+/// The values of the globals among `names` (not hidden by a local), where a branch leaves the body,
+/// charged like [`saved`].
+fn globals_at_exit(env: &Env, names: &[Vec<String>]) -> Vec<(String, Eval)> {
+    let globals: HashSet<&String> = names
+        .iter()
+        .flatten()
+        .filter(|n| !env.locals.contains_key(*n) && env.globals.contains_key(*n))
+        .collect();
+    let state: Vec<(String, Eval)> =
+        globals.into_iter().filter_map(|n| Some((n.clone(), env.globals.get(n)?.clone()))).collect();
+    let bytes = state.iter().map(|(_, v)| SAVED_VARIABLE_BYTES + v.as_ref().map_or(0, value_bytes)).sum();
+    let _ = env.meter.charge(bytes);
+    state
 }
 
 /// Puts back the values [`saved`] copied.
