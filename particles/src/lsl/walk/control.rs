@@ -100,22 +100,16 @@ impl Walker<'_> {
     /// Walks the sub-statement at the cursor, which runs as a whole or not at all, as straight
     /// code on `env`; returns whether it can fall through (false when it always leaves the body
     /// with `return` or `state`). A return, jump or state change inside makes the rest of the
-    /// enclosing body code that may run, and what the body returns a run-time value; a jump label
-    /// inside makes what the rest of the body assigns a run-time value.
+    /// enclosing body code that may run, and what the body returns a run-time value (a jump label
+    /// inside invalidates what the rest of the body assigns, as anywhere: [`Walker::label`]).
     fn branch(&mut self, p: &mut Parser<'_>, env: &mut Env) -> Result<bool, LslError> {
-        let start = p.pos;
         let outer: HashSet<String> = env.locals.keys().cloned().collect();
         let saved_exit = std::mem::replace(&mut self.body.exit, Mode::Straight);
         let saved_returned = self.body.returned.take();
-        let saved_label = self.body.label_seen;
         self.statement(p, env, Mode::Straight)?;
         let left = self.body.exit;
         self.body.exit = saved_exit.max(left.min(Mode::Maybe));
         self.body.returned = saved_returned;
-        if self.body.label_seen && !saved_label {
-            let body_end = self.stack_body_end().unwrap_or(p.pos);
-            invalidate(env, &self.range_writes(start..body_end), "assigned after a jump label");
-        }
         env.locals.retain(|name, _| outer.contains(name));
         Ok(left != Mode::Dead)
     }
@@ -287,9 +281,15 @@ fn saved(env: &Env, names: &[String]) -> Vec<Eval> {
         .iter()
         .map(|n| variable(env, n).cloned().unwrap_or_else(|| Err(format!("run-time value: `{n}`"))))
         .collect();
-    let bytes = values.iter().map(|v| SAVED_VARIABLE_BYTES + v.as_ref().map_or(0, value_bytes)).sum();
-    let _ = env.meter.charge(bytes);
+    charge_saved(env, values.iter());
     values
+}
+
+/// Charges copies of saved values to the import's budget (a spent budget is the meter's fatal
+/// error, reported after the statement).
+fn charge_saved<'v>(env: &Env, values: impl Iterator<Item = &'v Eval>) {
+    let bytes = values.map(|v| SAVED_VARIABLE_BYTES + v.as_ref().map_or(0, value_bytes)).sum();
+    let _ = env.meter.charge(bytes);
 }
 
 /// The values of the globals among `names` (not hidden by a local), where a branch leaves the body,
@@ -302,8 +302,7 @@ fn globals_at_exit(env: &Env, names: &[Vec<String>]) -> Vec<(String, Eval)> {
         .collect();
     let state: Vec<(String, Eval)> =
         globals.into_iter().filter_map(|n| Some((n.clone(), env.globals.get(n)?.clone()))).collect();
-    let bytes = state.iter().map(|(_, v)| SAVED_VARIABLE_BYTES + v.as_ref().map_or(0, value_bytes)).sum();
-    let _ = env.meter.charge(bytes);
+    charge_saved(env, state.iter().map(|(_, v)| v));
     state
 }
 

@@ -2,7 +2,7 @@
 //! range assigns directly, and the globals that the user functions it calls assign, themselves or
 //! through their own calls.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -25,13 +25,13 @@ pub(super) struct Writes {
     /// is asked again every time the function is followed.
     memo: RefCell<HashMap<(usize, usize), Names>>,
     /// Names the memo holds.
-    held: RefCell<usize>,
+    held: Cell<usize>,
 }
 
 impl Writes {
     /// The write sets of `prog`'s user functions.
     pub(super) fn new(toks: &[Token], prog: &Program) -> Writes {
-        Writes { functions: function_writes(toks, prog), memo: RefCell::default(), held: RefCell::new(0) }
+        Writes { functions: function_writes(toks, prog), memo: RefCell::default(), held: Cell::new(0) }
     }
 
     /// Globals the user function `name` assigns (`None` when it is not one).
@@ -51,9 +51,9 @@ impl Writes {
             names.extend(self.functions.get(&f).into_iter().flatten().cloned());
         }
         let names = Rc::new(names);
-        let mut held = self.held.borrow_mut();
-        if *held + names.len() <= MAX_WRITE_ENTRIES {
-            *held += names.len();
+        let held = self.held.get() + names.len();
+        if held <= MAX_WRITE_ENTRIES {
+            self.held.set(held);
             self.memo.borrow_mut().insert(key, Rc::clone(&names));
         }
         names
