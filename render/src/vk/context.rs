@@ -1,5 +1,13 @@
 //! The GPU context: instance, device, queue, allocator, canary and the live-allocation registry,
-//! plus one-shot command submission.
+//! plus one-shot command submission and frames recorded into a host's command buffers.
+//!
+//! A [`Gpu`] either makes its own instance and device ([`Gpu::new`]) or works on a host's
+//! ([`Gpu::from_host`]: a viewer's instance, device and queue family, never destroyed here). Work
+//! is recorded either into a command buffer of its own that it submits and waits for
+//! ([`Gpu::submit`]), or into the host's command buffer for one of the host's frame slots
+//! ([`Gpu::record_frame`]), which the host submits and reports completed
+//! ([`Gpu::frame_completed`]); resources dropped meanwhile wait in the retire queue
+//! ([`super::frames`]).
 //!
 //! Resources keep an `Arc<Shared>` so the device outlives every buffer and image; [`Gpu`] is the
 //! owner handle and reports, when dropped, every allocation still alive (a leak).
@@ -15,6 +23,7 @@ use parking_lot::Mutex;
 
 use super::debug::Canary;
 use super::device::{self, DeviceInfo, DeviceSelector};
+use super::frames::{FrameClock, Retired, SlotError};
 use super::instance::Instance;
 use super::profiler::Profiler;
 use super::recorder::Recorder;
@@ -44,7 +53,41 @@ pub(crate) struct Shared {
     next_id: AtomicU64,
     /// The name prefix of the next allocation to refuse ([`Gpu::fail_next_allocation`]).
     fail_next: Mutex<Option<String>>,
+    /// Frame slots in flight and the objects waiting for them.
+    frames: Mutex<FrameClock>,
 }
+
+/// A host's Vulkan objects for [`Gpu::from_host`]: what a viewer that embeds the particle fog
+/// already has. None of them is destroyed by this crate.
+///
+/// The device must have been created with [`device::REQUIRED_EXTENSIONS`] and the features of
+/// [`device::enabled_features`] enabled, on a Vulkan 1.3 physical device.
+pub struct HostDevice {
+    /// The loader's entry points the instance was made with.
+    pub entry: ash::Entry,
+    /// The host's instance.
+    pub instance: ash::Instance,
+    /// The physical device the device was made on.
+    pub physical_device: vk::PhysicalDevice,
+    /// The host's device.
+    pub device: ash::Device,
+    /// The queue family whose command buffers the host hands in (graphics and compute).
+    pub queue_family: u32,
+    /// A queue of that family, used only by the set-up calls that submit and wait
+    /// ([`Gpu::submit`]); the host must not use it from another thread during those calls.
+    pub queue: vk::Queue,
+    /// The host's frames in flight (1 to [`MAX_FRAMES_IN_FLIGHT`]).
+    pub frames_in_flight: u32,
+    /// Whether the host's instance has the Khronos validation layer on.
+    pub validation: bool,
+    /// Whether the host enabled `VK_EXT_debug_utils` on its instance: then this crate names its
+    /// objects, labels its passes and records validation errors in its [`Canary`] through a
+    /// messenger of its own.
+    pub debug_utils: bool,
+}
+
+/// The most frames a host may have in flight.
+pub const MAX_FRAMES_IN_FLIGHT: u32 = 3;
 
 /// vk-mem's totals at one moment ([`Gpu::memory_stats`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -60,6 +103,30 @@ pub struct MemoryStats {
 }
 
 impl Shared {
+    /// Destroys `item` now, or once no frame in flight can use it.
+    pub(crate) fn retire(&self, item: Retired) {
+        if let Some(item) = self.frames.lock().retire(item) {
+            self.destroy_retired(item);
+        }
+    }
+
+    fn destroy_retired(&self, item: Retired) {
+        // SAFETY: the frame clock hands an object back only when no frame that may use it is in
+        // flight (or the device is idle); each object is retired exactly once, by its owner's drop.
+        unsafe {
+            match item {
+                Retired::Buffer(raw, mut allocation) => self.allocator.destroy_buffer(raw, &mut allocation),
+                Retired::Image(raw, mut allocation, view) => {
+                    if view != vk::ImageView::null() {
+                        self.device.destroy_image_view(view, None);
+                    }
+                    self.allocator.destroy_image(raw, &mut allocation);
+                }
+                Retired::View(view) => self.device.destroy_image_view(view, None),
+            }
+        }
+    }
+
     /// A fresh id for a resource.
     pub fn next_id(&self) -> u64 {
         self.next_id.fetch_add(1, Ordering::Relaxed)
@@ -91,13 +158,22 @@ impl Shared {
 impl Drop for Shared {
     fn drop(&mut self) {
         // SAFETY: the last `Arc<Shared>` is gone, so no resource, command buffer or pipeline of this
-        // device is alive; waiting for idle makes sure no GPU work still uses memory being freed.
+        // device is alive; waiting for idle makes sure no GPU work still uses memory being freed
+        // (`Gpu::drop` waited already; a host's device is left to its host).
         unsafe {
-            if let Err(e) = self.device.device_wait_idle() {
-                tracing::error!("device_wait_idle at shutdown: {e}");
+            if self.instance.owned() {
+                if let Err(e) = self.device.device_wait_idle() {
+                    tracing::error!("device_wait_idle at shutdown: {e}");
+                }
+            }
+            let retired = self.frames.get_mut().drain();
+            for item in retired {
+                self.destroy_retired(item);
             }
             ManuallyDrop::drop(&mut self.allocator);
-            self.device.destroy_device(None);
+            if self.instance.owned() {
+                self.device.destroy_device(None);
+            }
             self.instance.destroy();
         }
     }
@@ -112,6 +188,8 @@ pub struct Gpu {
     pub profiler: Profiler,
     /// Time spent waiting for submissions to complete, summed since creation.
     waited: std::time::Duration,
+    /// Per host frame slot: the image views made for its frame, destroyed when it completes.
+    slot_views: Vec<Vec<vk::ImageView>>,
 }
 
 impl Gpu {
@@ -122,6 +200,53 @@ impl Gpu {
         let devices = device::enumerate(&instance.raw)?;
         let info = device::select(&devices, &desc.device)?;
         let (device, queue, queue_family) = device::create(&instance.raw, &info)?;
+        Gpu::assemble(instance, (device, queue, queue_family), info, canary, 0)
+    }
+
+    /// Works on a host's instance and device ([`HostDevice`]), which are never destroyed here.
+    /// Fails when the physical device lacks what the renderer needs (naming it) or the frames in
+    /// flight are out of range.
+    ///
+    /// # Safety
+    /// Every handle in `host` is valid and outlives the returned `Gpu` and everything made from
+    /// it; the device was created from the instance on `host.physical_device` with the
+    /// extensions and features [`HostDevice`] names enabled.
+    pub unsafe fn from_host(host: HostDevice) -> Result<Gpu> {
+        if !(1..=MAX_FRAMES_IN_FLIGHT).contains(&host.frames_in_flight) {
+            return Err(RenderError::BadInput(format!(
+                "frames in flight must be 1 to {MAX_FRAMES_IN_FLIGHT}, not {}",
+                host.frames_in_flight
+            )));
+        }
+        let canary = Arc::new(Canary::default());
+        let devices = device::enumerate(&host.instance)?;
+        let info = devices.into_iter().find(|d| d.raw == host.physical_device).ok_or_else(|| {
+            RenderError::BadInput("the physical device is not one of the instance's".to_owned())
+        })?;
+        if !info.suitable() {
+            return Err(RenderError::Unsupported(format!(
+                "{} lacks: {}",
+                info.name,
+                info.missing.join(", ")
+            )));
+        }
+        // SAFETY: per this function's contract the instance is alive and made from `entry`, with
+        // debug utils enabled when the host says so.
+        let instance = unsafe {
+            Instance::borrow(host.entry, host.instance, (host.validation, host.debug_utils), &canary)?
+        };
+        let device = (host.device, host.queue, host.queue_family);
+        Gpu::assemble(instance, device, info, canary, host.frames_in_flight as usize)
+    }
+
+    /// The context over a made or borrowed instance and device, with `slots` host frame slots.
+    fn assemble(
+        instance: Instance,
+        (device, queue, queue_family): (ash::Device, vk::Queue, u32),
+        info: DeviceInfo,
+        canary: Arc<Canary>,
+        slots: usize,
+    ) -> Result<Gpu> {
         let mut alloc_info = vk_mem::AllocatorCreateInfo::new(&instance.raw, &device, info.raw);
         alloc_info.vulkan_api_version = super::instance::API_VERSION;
         // SAFETY: instance, device and physical device are valid and outlive the allocator (it is
@@ -142,6 +267,7 @@ impl Gpu {
             live: Mutex::new(BTreeMap::new()),
             next_id: AtomicU64::new(1),
             fail_next: Mutex::new(None),
+            frames: Mutex::new(FrameClock::new(slots)),
         });
         let pool_info = vk::CommandPoolCreateInfo::default()
             .queue_family_index(queue_family)
@@ -155,8 +281,84 @@ impl Gpu {
         };
         shared.set_name(pool, "gpu.command_pool");
         shared.set_name(fence, "gpu.fence");
-        let profiler = Profiler::new(&shared)?;
-        Ok(Gpu { shared, pool, fence, profiler, waited: std::time::Duration::ZERO })
+        // The host's slots, then one for the submissions that wait.
+        let profiler = Profiler::new(&shared, slots + 1)?;
+        let slot_views = vec![Vec::new(); slots];
+        Ok(Gpu { shared, pool, fence, profiler, waited: std::time::Duration::ZERO, slot_views })
+    }
+
+    /// The host's frames in flight (0 for a `Gpu` that submits its own work).
+    pub fn frames_in_flight(&self) -> usize {
+        self.slot_views.len()
+    }
+
+    /// Records a frame for the host's frame slot `slot` into the host's command buffer `cmd`
+    /// (in the recording state, on the [`HostDevice::queue_family`]), submitted by the host.
+    /// Nothing is submitted or waited for here. Refused (nothing recorded) when `slot` is out of
+    /// range or its last frame was not reported completed. When `record` fails, `cmd` holds part
+    /// of a frame: the host must reset it rather than submit it.
+    ///
+    /// Timestamps written by the frame's passes are collected when the host reports the slot
+    /// completed ([`Gpu::frame_completed`]).
+    pub fn record_frame<T>(
+        &mut self,
+        cmd: vk::CommandBuffer,
+        slot: usize,
+        record: impl FnOnce(&mut Recorder) -> Result<T>,
+    ) -> Result<T> {
+        self.shared.frames.lock().begin(slot).map_err(|e| slot_error(e, slot, self.frames_in_flight()))?;
+        self.profiler.begin_frame(&self.shared, slot, true);
+        let mut recorder = Recorder::new(&self.shared, cmd, &mut self.profiler);
+        let value = record(&mut recorder);
+        let (views, journal) = recorder.into_parts();
+        self.slot_views[slot].extend(views);
+        if value.is_err() {
+            // The host resets `cmd`: the next frame's barriers start from the states before it.
+            journal.roll_back();
+            self.release_slot(slot)?;
+        }
+        value
+    }
+
+    /// The host's frame in slot `slot` has completed on the GPU (its fence signalled): its
+    /// timestamps are read, and whatever waited for it is destroyed. Reporting a slot with no
+    /// frame in flight is harmless; a slot out of range is an error.
+    pub fn frame_completed(&mut self, slot: usize) -> Result<()> {
+        if slot >= self.frames_in_flight() {
+            return Err(slot_error(SlotError::OutOfRange, slot, self.frames_in_flight()));
+        }
+        if !self.shared.frames.lock().busy(slot) {
+            return Ok(());
+        }
+        self.release_slot(slot)?;
+        self.profiler.end_frame(&self.shared, slot)
+    }
+
+    /// Whether the frame recorded into `slot` has not been reported completed.
+    pub fn slot_busy(&self, slot: usize) -> bool {
+        self.shared.frames.lock().busy(slot)
+    }
+
+    /// Destroyed objects still waiting for frames in flight.
+    pub fn retired_waiting(&self) -> usize {
+        self.shared.frames.lock().waiting()
+    }
+
+    /// Marks `slot` free and destroys its views and what no frame in flight uses any more.
+    fn release_slot(&mut self, slot: usize) -> Result<()> {
+        let released = self
+            .shared
+            .frames
+            .lock()
+            .complete(slot)
+            .map_err(|e| slot_error(e, slot, self.frames_in_flight()))?;
+        for view in std::mem::take(&mut self.slot_views[slot]) {
+            self.shared.destroy_retired(Retired::View(view));
+        }
+        for item in released {
+            self.shared.destroy_retired(item);
+        }
+        Ok(())
     }
 
     /// Time the CPU spent waiting for submissions to complete (the fence waits of
@@ -263,7 +465,7 @@ impl Gpu {
         let begin = vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
         // SAFETY: freshly allocated command buffer in the initial state.
         unsafe { device.begin_command_buffer(cmd, &begin) }.ctx("beginning commands")?;
-        self.profiler.begin_frame(&self.shared, timed);
+        self.profiler.begin_frame(&self.shared, self.frames_in_flight(), timed);
         let mut recorder = Recorder::new(&self.shared, cmd, &mut self.profiler);
         let value = record(&mut recorder);
         let (views, journal) = recorder.into_parts();
@@ -310,22 +512,51 @@ impl Gpu {
         waited.ctx("waiting for the GPU")?;
         // SAFETY: as above; the submission completed, so the fence is no longer in use.
         unsafe { device.reset_fences(&[self.fence]) }.ctx("resetting a fence")?;
-        self.profiler.end_frame(&self.shared)
+        self.profiler.end_frame(&self.shared, self.frames_in_flight())
     }
 }
 
 impl Drop for Gpu {
     fn drop(&mut self) {
-        // SAFETY: `submit` always waits for its work, so nothing is in flight on this pool or fence.
+        let in_flight: Vec<usize> = (0..self.frames_in_flight()).filter(|&s| self.slot_busy(s)).collect();
+        if !in_flight.is_empty() {
+            tracing::error!(
+                "the particle fog's context was destroyed with frame slots {in_flight:?} not reported \
+                 completed: waiting for the device"
+            );
+        }
+        // SAFETY: `submit` always waits for its work; a host's frames are complete by its contract
+        // (or, when it broke it, the wait above covers them), so nothing is in flight on this pool,
+        // fence or the slots' views.
         unsafe {
-            let _ = self.shared.device.device_wait_idle();
+            if self.shared.instance.owned() || !in_flight.is_empty() {
+                let _ = self.shared.device.device_wait_idle();
+            }
             self.shared.device.destroy_command_pool(self.pool, None);
             self.shared.device.destroy_fence(self.fence, None);
+        }
+        for slot in 0..self.frames_in_flight() {
+            if let Err(e) = self.release_slot(slot) {
+                tracing::error!("releasing frame slot {slot}: {e}");
+            }
         }
         self.profiler.destroy(&self.shared);
         let leaked = self.live_allocations();
         if !leaked.is_empty() {
             tracing::error!("{} allocation(s) still alive at shutdown: {}", leaked.len(), leaked.join(", "));
         }
+    }
+}
+
+/// The error for a slot the frame clock refused.
+fn slot_error(e: SlotError, slot: usize, slots: usize) -> RenderError {
+    match e {
+        SlotError::OutOfRange => RenderError::BadInput(format!(
+            "frame slot {slot} is out of range: the host has {slots} frames in flight"
+        )),
+        SlotError::Busy => RenderError::BadInput(format!(
+            "frame slot {slot} still has a frame in flight: report it completed (frame_completed) before \
+             recording into it again"
+        )),
     }
 }

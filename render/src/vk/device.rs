@@ -210,6 +210,34 @@ fn preference(kind: vk::PhysicalDeviceType) -> u8 {
     }
 }
 
+/// The device features the renderer enables, by the structure that holds each: what a host that
+/// embeds the particle fog enables on its own device (besides [`REQUIRED_EXTENSIONS`]), merged
+/// with what it enables for itself.
+pub struct RequiredFeatures {
+    /// Vulkan 1.0 features.
+    pub core: vk::PhysicalDeviceFeatures,
+    /// Vulkan 1.2 features.
+    pub f12: vk::PhysicalDeviceVulkan12Features<'static>,
+    /// Vulkan 1.3 features.
+    pub f13: vk::PhysicalDeviceVulkan13Features<'static>,
+}
+
+/// The features [`create`] enables (and [`crate::vk::context::HostDevice`] requires).
+pub fn enabled_features() -> RequiredFeatures {
+    RequiredFeatures {
+        core: vk::PhysicalDeviceFeatures::default()
+            .fragment_stores_and_atomics(true)
+            .independent_blend(true)
+            .draw_indirect_first_instance(true)
+            .shader_storage_image_write_without_format(true),
+        f12: vk::PhysicalDeviceVulkan12Features::default().host_query_reset(true),
+        f13: vk::PhysicalDeviceVulkan13Features::default()
+            .synchronization2(true)
+            .dynamic_rendering(true)
+            .maintenance4(true),
+    }
+}
+
 /// Creates the logical device with one graphics+compute queue and the required features.
 pub fn create(instance: &ash::Instance, info: &DeviceInfo) -> Result<(ash::Device, vk::Queue, u32)> {
     let family =
@@ -218,16 +246,7 @@ pub fn create(instance: &ash::Instance, info: &DeviceInfo) -> Result<(ash::Devic
     let queues =
         [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&priorities)];
     let extensions: Vec<_> = REQUIRED_EXTENSIONS.iter().map(|e| e.as_ptr()).collect();
-    let core = vk::PhysicalDeviceFeatures::default()
-        .fragment_stores_and_atomics(true)
-        .independent_blend(true)
-        .draw_indirect_first_instance(true)
-        .shader_storage_image_write_without_format(true);
-    let mut f12 = vk::PhysicalDeviceVulkan12Features::default().host_query_reset(true);
-    let mut f13 = vk::PhysicalDeviceVulkan13Features::default()
-        .synchronization2(true)
-        .dynamic_rendering(true)
-        .maintenance4(true);
+    let RequiredFeatures { core, mut f12, mut f13 } = enabled_features();
     let create_info = vk::DeviceCreateInfo::default()
         .queue_create_infos(&queues)
         .enabled_extension_names(&extensions)

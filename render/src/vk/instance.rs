@@ -1,5 +1,6 @@
 //! Instance creation: the loader opened at run time, optional Khronos validation (with
-//! synchronization validation), and the debug-utils messenger feeding the [`Canary`].
+//! synchronization validation), and the debug-utils messenger feeding the [`Canary`]; or a host's
+//! instance borrowed ([`Instance::borrow`]), which this crate never destroys.
 
 use std::ffi::{c_char, CStr};
 
@@ -22,8 +23,10 @@ pub struct Instance {
     /// Debug-utils instance functions (object names, labels, the messenger).
     pub debug_utils: ash::ext::debug_utils::Instance,
     messenger: vk::DebugUtilsMessengerEXT,
-    /// Whether the validation layer is on.
+    /// Whether the validation layer is on (for a borrowed instance: whether the host says so).
     pub validation: bool,
+    /// Whether this crate created the instance (and destroys it) or borrows a host's.
+    owned: bool,
 }
 
 impl Instance {
@@ -71,18 +74,54 @@ impl Instance {
         // shared state, dropped after `Instance::destroy`).
         let messenger = unsafe { debug_utils.create_debug_utils_messenger(&messenger_ci, None) }
             .ctx("creating the debug messenger")?;
-        Ok(Instance { entry, raw, debug_utils, messenger, validation })
+        Ok(Instance { entry, raw, debug_utils, messenger, validation, owned: true })
     }
 
-    /// Destroys the messenger and the instance.
+    /// Borrows a host's instance. With `watch_messages` (the host enabled `VK_EXT_debug_utils`),
+    /// a messenger of this crate's reports into `canary` beside the host's own; it is destroyed
+    /// with this value, the instance never is.
     ///
     /// # Safety
-    /// Every object created from this instance (the device included) is already destroyed.
+    /// `raw` was created from `entry`, stays alive until this value is destroyed, and has
+    /// `VK_EXT_debug_utils` enabled when `watch_messages` is set.
+    pub unsafe fn borrow(
+        entry: ash::Entry,
+        raw: ash::Instance,
+        (validation, watch_messages): (bool, bool),
+        canary: &Canary,
+    ) -> Result<Self> {
+        let debug_utils = ash::ext::debug_utils::Instance::new(&entry, &raw);
+        let mut messenger = vk::DebugUtilsMessengerEXT::null();
+        if watch_messages {
+            let messenger_ci = messenger_info(canary);
+            // SAFETY: per this function's contract the instance is alive with debug utils enabled;
+            // the canary outlives the messenger (as in `new`).
+            messenger = unsafe { debug_utils.create_debug_utils_messenger(&messenger_ci, None) }
+                .ctx("creating the debug messenger on the host's instance")?;
+        }
+        Ok(Instance { entry, raw, debug_utils, messenger, validation, owned: false })
+    }
+
+    /// Whether this crate created the instance.
+    pub fn owned(&self) -> bool {
+        self.owned
+    }
+
+    /// Destroys the messenger and, when this crate created it, the instance.
+    ///
+    /// # Safety
+    /// Every object this crate created from this instance (the device included, when owned) is
+    /// already destroyed.
     pub unsafe fn destroy(&mut self) {
-        // SAFETY: per this function's contract nothing created from the instance is alive.
+        // SAFETY: per this function's contract nothing of ours created from the instance is alive;
+        // a borrowed instance is left to its host.
         unsafe {
-            self.debug_utils.destroy_debug_utils_messenger(self.messenger, None);
-            self.raw.destroy_instance(None);
+            if self.messenger != vk::DebugUtilsMessengerEXT::null() {
+                self.debug_utils.destroy_debug_utils_messenger(self.messenger, None);
+            }
+            if self.owned {
+                self.raw.destroy_instance(None);
+            }
         }
     }
 }

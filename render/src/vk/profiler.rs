@@ -27,96 +27,117 @@ pub struct PassTiming {
 }
 
 /// Collects timestamps into per-pass histories.
+///
+/// Each frame slot has its own query pool, so a slot's timestamps are read when that slot
+/// completes while the other slots' frames still run: slot `i` serves frames recorded into a
+/// host's command buffer for slot `i` ([`crate::Gpu::record_frame`]), the last one the
+/// submissions that wait ([`crate::Gpu::submit`]).
 pub struct Profiler {
-    pool: vk::QueryPool,
+    slots: Vec<SlotQueries>,
+    /// The slot being recorded.
+    current: usize,
     period_ns: f64,
     open: Vec<(String, u32)>,
-    closed: Vec<(String, u32, u32)>,
-    next_query: u32,
     timed: bool,
     history: Vec<(String, Vec<f64>)>,
 }
 
+/// One frame slot's timestamp queries.
+struct SlotQueries {
+    pool: vk::QueryPool,
+    /// Scopes closed in the slot's last recorded frame: (name, first query, second query).
+    closed: Vec<(String, u32, u32)>,
+    next_query: u32,
+}
+
 impl Profiler {
-    pub(crate) fn new(shared: &Shared) -> Result<Self> {
-        let mut pool = vk::QueryPool::null();
-        if shared.info.timestamps {
-            let info = vk::QueryPoolCreateInfo::default()
-                .query_type(vk::QueryType::TIMESTAMP)
-                .query_count(2 * MAX_SCOPES);
-            // SAFETY: valid device; destroyed in `destroy`.
-            pool =
-                unsafe { shared.device.create_query_pool(&info, None) }.ctx("creating the timestamp pool")?;
-            shared.set_name(pool, "gpu.timestamps");
-        } else {
-            tracing::warn!("{} has no timestamps: GPU timings are unavailable", shared.info.name);
-        }
-        Ok(Profiler {
-            pool,
+    /// A profiler with `slots` query pools (none when the device has no timestamps).
+    pub(crate) fn new(shared: &Shared, slots: usize) -> Result<Self> {
+        let mut profiler = Profiler {
+            slots: Vec::new(),
+            current: 0,
             period_ns: f64::from(shared.info.timestamp_period_ns),
             open: Vec::new(),
-            closed: Vec::new(),
-            next_query: 0,
             timed: true,
             history: Vec::new(),
-        })
+        };
+        if !shared.info.timestamps {
+            tracing::warn!("{} has no timestamps: GPU timings are unavailable", shared.info.name);
+            return Ok(profiler);
+        }
+        let info = vk::QueryPoolCreateInfo::default()
+            .query_type(vk::QueryType::TIMESTAMP)
+            .query_count(2 * MAX_SCOPES);
+        for slot in 0..slots {
+            // SAFETY: valid device; destroyed in `destroy` (also when a later pool fails).
+            let made = unsafe { shared.device.create_query_pool(&info, None) };
+            let pool = match made.ctx("creating the timestamp pool") {
+                Ok(pool) => pool,
+                Err(e) => {
+                    profiler.destroy(shared);
+                    return Err(e);
+                }
+            };
+            shared.set_name(pool, &format!("gpu.timestamps.slot{slot}"));
+            profiler.slots.push(SlotQueries { pool, closed: Vec::new(), next_query: 0 });
+        }
+        Ok(profiler)
     }
 
-    fn enabled(&self) -> bool {
-        self.pool != vk::QueryPool::null()
-    }
-
-    pub(crate) fn begin_frame(&mut self, shared: &Shared, timed: bool) {
+    /// Starts recording a frame into `slot`, whose previous frame has completed.
+    pub(crate) fn begin_frame(&mut self, shared: &Shared, slot: usize, timed: bool) {
         self.timed = timed;
         self.open.clear();
-        self.closed.clear();
-        self.next_query = 0;
-        if self.enabled() {
-            // SAFETY: hostQueryReset is enabled; no submission using the pool is in flight (every
-            // submission waits for completion).
-            unsafe { shared.device.reset_query_pool(self.pool, 0, 2 * MAX_SCOPES) };
+        self.current = slot;
+        if let Some(q) = self.slots.get_mut(slot) {
+            q.closed.clear();
+            q.next_query = 0;
+            // SAFETY: hostQueryReset is enabled; the slot's previous frame has completed (the
+            // frame clock refuses a busy slot; submissions that wait use their own slot).
+            unsafe { shared.device.reset_query_pool(q.pool, 0, 2 * MAX_SCOPES) };
         }
     }
 
     pub(crate) fn begin_scope(&mut self, shared: &Shared, cmd: vk::CommandBuffer, name: &str) {
-        if !self.enabled() || !self.timed || self.next_query + 2 > 2 * MAX_SCOPES {
-            if self.enabled() && self.timed {
-                tracing::warn!("more than {MAX_SCOPES} timed scopes in one frame: {name} is not timed");
-            }
+        let timed = self.timed;
+        let Some(q) = self.slots.get_mut(self.current).filter(|_| timed) else {
+            self.open.push((name.to_owned(), u32::MAX));
+            return;
+        };
+        if q.next_query + 2 > 2 * MAX_SCOPES {
+            tracing::warn!("more than {MAX_SCOPES} timed scopes in one frame: {name} is not timed");
             self.open.push((name.to_owned(), u32::MAX));
             return;
         }
-        let q = self.next_query;
-        self.next_query += 2;
-        // SAFETY: `cmd` is recording; query `q` was reset this frame and is written once.
+        let first = q.next_query;
+        q.next_query += 2;
+        // SAFETY: `cmd` is recording; query `first` was reset this frame and is written once.
         unsafe {
-            shared.device.cmd_write_timestamp2(cmd, vk::PipelineStageFlags2::ALL_COMMANDS, self.pool, q)
+            shared.device.cmd_write_timestamp2(cmd, vk::PipelineStageFlags2::ALL_COMMANDS, q.pool, first)
         };
-        self.open.push((name.to_owned(), q));
+        self.open.push((name.to_owned(), first));
     }
 
     pub(crate) fn end_scope(&mut self, shared: &Shared, cmd: vk::CommandBuffer) {
-        let Some((name, q)) = self.open.pop() else { return };
-        if q == u32::MAX {
-            return;
-        }
+        let Some((name, first)) = self.open.pop() else { return };
+        let Some(q) = self.slots.get_mut(self.current).filter(|_| first != u32::MAX) else { return };
         // SAFETY: as in `begin_scope`, for the scope's second query.
         unsafe {
-            shared.device.cmd_write_timestamp2(cmd, vk::PipelineStageFlags2::ALL_COMMANDS, self.pool, q + 1)
+            shared.device.cmd_write_timestamp2(cmd, vk::PipelineStageFlags2::ALL_COMMANDS, q.pool, first + 1)
         };
-        self.closed.push((name, q, q + 1));
+        q.closed.push((name, first, first + 1));
     }
 
-    pub(crate) fn end_frame(&mut self, shared: &Shared) -> Result<()> {
-        if self.closed.is_empty() {
-            return Ok(());
-        }
-        let mut ticks = vec![0u64; self.next_query as usize];
-        // SAFETY: the frame's submission completed (the caller waited on its fence), so every query
-        // in 0..next_query was written.
+    /// Reads the timestamps of the frame recorded into `slot` (which has completed) into the
+    /// per-pass histories.
+    pub(crate) fn end_frame(&mut self, shared: &Shared, slot: usize) -> Result<()> {
+        let Some(q) = self.slots.get_mut(slot).filter(|q| !q.closed.is_empty()) else { return Ok(()) };
+        let mut ticks = vec![0u64; q.next_query as usize];
+        // SAFETY: the slot's frame completed (the caller waited on its fence, or the host said
+        // so), so every query in 0..next_query was written.
         unsafe {
             shared.device.get_query_pool_results(
-                self.pool,
+                q.pool,
                 0,
                 &mut ticks,
                 vk::QueryResultFlags::TYPE_64 | vk::QueryResultFlags::WAIT,
@@ -124,7 +145,7 @@ impl Profiler {
         }
         .ctx("reading timestamps")?;
         let mut frame: Vec<(String, f64)> = Vec::new();
-        for (name, a, b) in self.closed.drain(..) {
+        for (name, a, b) in q.closed.drain(..) {
             let dt = ticks[b as usize].saturating_sub(ticks[a as usize]) as f64 * self.period_ns * 1e-6;
             match frame.iter_mut().find(|(n, _)| *n == name) {
                 Some((_, total)) => *total += dt,
@@ -169,10 +190,9 @@ impl Profiler {
     }
 
     pub(crate) fn destroy(&mut self, shared: &Shared) {
-        if self.enabled() {
-            // SAFETY: no submission is in flight (the owner waited for idle).
-            unsafe { shared.device.destroy_query_pool(self.pool, None) };
-            self.pool = vk::QueryPool::null();
+        for q in self.slots.drain(..) {
+            // SAFETY: no submission using the pool is in flight (the owner waited for idle).
+            unsafe { shared.device.destroy_query_pool(q.pool, None) };
         }
     }
 }

@@ -299,6 +299,19 @@ impl<'a> Recorder<'a> {
         unsafe { self.device().cmd_copy_buffer(self.cmd, src.raw, dst.raw, &regions) };
     }
 
+    /// Notes `state` in the journal before a change made outside [`Recorder::barriers`].
+    pub(crate) fn note_state(&mut self, state: &SharedState) {
+        self.journal.note(state);
+    }
+
+    /// Emits one image barrier built elsewhere in this module tree (a hand-back to a host).
+    pub(crate) fn image_barrier(&mut self, barrier: vk::ImageMemoryBarrier2<'_>) {
+        let barriers = [barrier];
+        let dep = vk::DependencyInfo::default().image_memory_barriers(&barriers);
+        // SAFETY: `cmd` is recording outside a render pass instance; the barrier names a live image.
+        unsafe { self.shared.device.cmd_pipeline_barrier2(self.cmd, &dep) };
+    }
+
     /// Emits the barriers `uses` need (also usable outside a pass, e.g. before readback).
     pub fn barriers(&mut self, uses: &[Use<'_>]) {
         let mut buffers = Vec::new();

@@ -11,6 +11,7 @@ use parking_lot::Mutex;
 use vk_mem::Alloc;
 
 use super::context::{Gpu, Shared};
+use super::frames::Retired;
 use super::recorder::StageAccess;
 use crate::error::{Result, VkResultExt};
 
@@ -151,9 +152,8 @@ impl Buffer {
 impl Drop for Buffer {
     fn drop(&mut self) {
         self.shared.live.lock().remove(&self.id);
-        // SAFETY: created by this allocator; `Gpu::submit` waits for all work, so the GPU no longer
-        // uses the buffer; dropped exactly once.
-        unsafe { self.shared.allocator.destroy_buffer(self.raw, &mut self.allocation) };
+        // Destroyed now, or once the host's frames in flight that may use it have completed.
+        self.shared.retire(Retired::Buffer(self.raw, self.allocation));
     }
 }
 
@@ -196,7 +196,10 @@ pub struct Image {
     pub name: String,
     pub(crate) id: u64,
     pub(crate) state: SharedState,
-    allocation: vk_mem::Allocation,
+    /// Its memory; `None` for a host's image ([`Gpu::import_image`]).
+    allocation: Option<vk_mem::Allocation>,
+    /// Whether `view` was made here (and is destroyed here).
+    owns_view: bool,
     shared: Arc<Shared>,
 }
 
@@ -259,13 +262,51 @@ impl Gpu {
             name: desc.name.to_owned(),
             id,
             state: Arc::new(Mutex::new(TrackedState::untouched())),
-            allocation,
+            allocation: Some(allocation),
+            owns_view: true,
             shared: shared.clone(),
         })
     }
 }
 
+/// The fields of an image that owns no memory (a host's, [`Gpu::import_image`]).
+pub(crate) struct ImageParts {
+    pub raw: vk::Image,
+    pub view: vk::ImageView,
+    pub format: vk::Format,
+    pub extent: vk::Extent3D,
+    pub layers: u32,
+    pub name: String,
+    pub id: u64,
+    pub state: SharedState,
+    pub owns_view: bool,
+    pub shared: Arc<Shared>,
+}
+
 impl Image {
+    /// An image over a host's memory (one mip level).
+    pub(crate) fn from_parts(p: ImageParts) -> Image {
+        Image {
+            raw: p.raw,
+            view: p.view,
+            format: p.format,
+            extent: p.extent,
+            layers: p.layers,
+            mips: 1,
+            name: p.name,
+            id: p.id,
+            state: p.state,
+            allocation: None,
+            owns_view: p.owns_view,
+            shared: p.shared,
+        }
+    }
+
+    /// Whether the image's memory is a host's ([`Gpu::import_image`]).
+    pub fn is_imported(&self) -> bool {
+        self.allocation.is_none()
+    }
+
     /// The layout the recorder tracks for it: the one its last recorded (and not rolled back)
     /// use left it in.
     pub fn tracked_layout(&self) -> vk::ImageLayout {
@@ -301,14 +342,15 @@ impl Image {
 
 impl Drop for Image {
     fn drop(&mut self) {
-        self.shared.live.lock().remove(&self.id);
-        // SAFETY: created by this device/allocator; all submitted work has completed (`Gpu::submit`
-        // waits); destroyed exactly once.
-        unsafe {
-            if self.view != vk::ImageView::null() {
-                self.shared.device.destroy_image_view(self.view, None);
+        match self.allocation {
+            Some(allocation) => {
+                self.shared.live.lock().remove(&self.id);
+                // Destroyed now, or once the host's frames in flight that may use it have completed.
+                self.shared.retire(Retired::Image(self.raw, allocation, self.view));
             }
-            self.shared.allocator.destroy_image(self.raw, &mut self.allocation);
+            // A host's image: only the view this crate made for it is ours.
+            None if self.owns_view => self.shared.retire(Retired::View(self.view)),
+            None => {}
         }
     }
 }
