@@ -9,6 +9,7 @@ use glam::{Mat4, Vec3};
 use crate::error::{RenderError, Result};
 use crate::gpu_types::{GpuLight, GpuObject, ShadowView};
 use crate::passes::opaque::bvh::{Bvh, Triangle};
+use crate::passes::opaque::LightInputs;
 use crate::scene::{mesh_for, LightKind, Scene};
 use crate::textures;
 use crate::view::{self, CameraView, CASCADES};
@@ -111,6 +112,18 @@ pub struct World {
 }
 
 impl World {
+    /// The lighting inputs of this world with the frame constants `frame`.
+    pub fn light_inputs<'r>(&'r self, frame: &'r Buffer) -> LightInputs<'r> {
+        LightInputs {
+            frame,
+            objects: &self.objects,
+            lights: &self.lights,
+            shadow_views: &self.shadow_views,
+            shadow_atlas: &self.shadow_atlas,
+            projector_tex: &self.projector_tex,
+        }
+    }
+
     /// Uploads `scene`.
     pub fn new(gpu: &mut Gpu, scene: &Scene) -> Result<World> {
         let (vertex_bytes, index_bytes, draws, objects, triangles) = build_meshes(scene);

@@ -24,16 +24,16 @@ use crate::passes::fog_reference::FogReferencePass;
 use crate::passes::froxel_inject::FroxelInjectPass;
 use crate::passes::froxel_integrate::FroxelIntegratePass;
 use crate::passes::froxel_temporal::FroxelTemporalPass;
+use crate::passes::opaque::LightInputs;
 use crate::scene::{Scene, VolumeShape};
 use crate::view::CameraView;
 use crate::vk::context::Gpu;
 use crate::vk::recorder::Recorder;
 use crate::vk::resource::{Buffer, Image};
 use crate::vk::sampler::Samplers;
-use crate::world::World;
 
-/// Frame constants, world and samplers: what the lit fog passes read besides the fog.
-pub type Lighting<'r> = (&'r Buffer, &'r World, &'r Samplers);
+/// The lighting inputs and samplers: what the lit fog passes read besides the fog.
+pub type Lighting<'r> = (LightInputs<'r>, &'r Samplers);
 
 /// The fog passes and the fog's GPU resources.
 pub struct FrameFog {
@@ -143,22 +143,22 @@ impl FrameFog {
         (depth, hdr): (&Image, &Image),
     ) {
         let Some(fog) = &self.froxel else { return };
-        let (frame, world, samplers) = lit;
-        self.inject.record(rec, frame, world, fog, samplers);
-        self.temporal.record(rec, frame, fog, samplers);
+        let (light, samplers) = lit;
+        self.inject.record(rec, &light, fog, samplers);
+        self.temporal.record(rec, light.frame, fog, samplers);
         self.integrate.record(rec, fog, fog.hist_out());
         if reference {
-            self.reference.record(rec, lit, fog, depth, hdr);
+            self.reference.record(rec, (&light, samplers), fog, depth, hdr);
         } else {
-            self.apply.record(rec, lit, fog, depth, hdr);
+            self.apply.record(rec, (&light, samplers), fog, depth, hdr);
         }
     }
 
     /// The froxel fog's temporal passes alone (injection and history), for warming it up.
-    pub fn record_warm_froxel(&self, rec: &mut Recorder<'_>, (frame, world, samplers): Lighting<'_>) {
+    pub fn record_warm_froxel(&self, rec: &mut Recorder<'_>, (light, samplers): Lighting<'_>) {
         if let Some(fog) = &self.froxel {
-            self.inject.record(rec, frame, world, fog, samplers);
-            self.temporal.record(rec, frame, fog, samplers);
+            self.inject.record(rec, &light, fog, samplers);
+            self.temporal.record(rec, light.frame, fog, samplers);
         }
     }
 
@@ -167,18 +167,17 @@ impl FrameFog {
     pub fn record_march(
         &self,
         rec: &mut Recorder<'_>,
-        (frame, world, samplers): Lighting<'_>,
+        (light, samplers): Lighting<'_>,
         (depth, hdr): (&Image, &Image),
         (settings, time_s): (&Settings, f32),
     ) -> Result<()> {
         let Some(pf) = &self.bricks else { return Ok(()) };
-        let inputs =
-            MarchInputs { frame, world, samplers, fog: self.froxel.as_ref(), bricks: &pf.pool, depth };
+        let inputs = MarchInputs { light, samplers, fog: self.froxel.as_ref(), bricks: &pf.pool, depth };
         let push = march_push(settings, time_s, self.froxel.is_some(), self.march.divisor);
         self.march.record(rec, &inputs, &push);
-        self.composite.record(rec, (frame, samplers), &self.march, (depth, hdr));
+        self.composite.record(rec, (light.frame, samplers), &self.march, (depth, hdr));
         if settings.particle_fog_debug.draws_bounds() {
-            self.bounds.record(rec, frame, &pf.pool, (depth, hdr))?;
+            self.bounds.record(rec, light.frame, &pf.pool, (depth, hdr))?;
         }
         Ok(())
     }

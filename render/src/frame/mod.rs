@@ -204,7 +204,7 @@ impl HostRenderer {
         gpu.submit(|rec| {
             self.record_host(rec, world, background)?;
             self.record_simulation(rec, particles_on);
-            let lit = (&self.frame_buf, &*world, &self.samplers);
+            let lit = (world.light_inputs(&self.frame_buf), &self.samplers);
             let t = &self.targets;
             let reference = settings.volumetric_fog_reference;
             self.fog.record_froxel(rec, lit, reference, (&t.depth, &t.hdr));
@@ -229,7 +229,13 @@ impl HostRenderer {
         if self.particles_only {
             return clear_targets(rec, t);
         }
-        self.opaque.record(rec, (&self.frame_buf, world, &self.samplers), &t.hdr, &t.depth, background)
+        self.opaque.record(
+            rec,
+            (&world.light_inputs(&self.frame_buf), world, &self.samplers),
+            &t.hdr,
+            &t.depth,
+            background,
+        )
     }
 
     /// The particle simulation and then the particle fog's brick passes over its carriers.
@@ -248,7 +254,7 @@ impl HostRenderer {
         particles_on: bool,
     ) -> Result<()> {
         let Some(sp) = self.particles.as_mut().filter(|_| particles_on) else { return Ok(()) };
-        let lit = (&self.frame_buf, world, &self.samplers, self.fog.froxel.as_ref());
+        let lit = (world.light_inputs(&self.frame_buf), &self.samplers, self.fog.froxel.as_ref());
         self.particle_passes.record(rec, sp, view, lit, (&self.targets, self.fog.cloud()))
     }
 
@@ -273,7 +279,7 @@ impl HostRenderer {
         particles_on: bool,
     ) -> Result<()> {
         let Some(sp) = self.particles.as_ref().filter(|_| particles_on) else { return Ok(()) };
-        let lit = (&self.frame_buf, world, &self.samplers, self.fog.froxel.as_ref());
+        let lit = (world.light_inputs(&self.frame_buf), &self.samplers, self.fog.froxel.as_ref());
         self.particle_passes.record_hud(rec, sp, view, lit, &self.targets)
     }
 
@@ -298,7 +304,7 @@ impl HostRenderer {
         }
         gpu.submit(|rec| {
             self.shadow.record(rec, world)?;
-            self.fog.record_warm_froxel(rec, (&self.frame_buf, &*world, &self.samplers));
+            self.fog.record_warm_froxel(rec, (world.light_inputs(&self.frame_buf), &self.samplers));
             Ok(())
         })?;
         world.shadows_drawn();

@@ -25,6 +25,7 @@ use crate::passes::billboards::{
     is_additive, BillboardInputs, BillboardParticles, BillboardsPass, BlendPair,
 };
 use crate::passes::glow;
+use crate::passes::opaque::LightInputs;
 use crate::passes::particle_sim::cull::{frustum_planes, CullBuffers, ParticleCullPass, VisibleParticles};
 use crate::passes::particle_sim::{ParticleSimPasses, SimBuffers};
 use crate::passes::particle_sort::ParticleSortPass;
@@ -34,7 +35,6 @@ use crate::vk::context::Gpu;
 use crate::vk::recorder::Recorder;
 use crate::vk::resource::{Buffer, BufferDesc, Image, MemoryLocation};
 use crate::vk::sampler::Samplers;
-use crate::world::World;
 
 /// Records the frame [`GpuParticles::prepare`] scheduled: `particles.emit`, the ribbon links
 /// (pools with RIBBON sources), `particles.update`, then the pool's counters readback and list swap.
@@ -192,8 +192,8 @@ pub(super) struct ParticlePasses {
     billboards: BillboardsPass,
 }
 
-/// Frame constants, world, samplers and froxel fog, as the billboards read them.
-type LitInputs<'r> = (&'r Buffer, &'r World, &'r Samplers, Option<&'r FroxelFog>);
+/// The lighting inputs, samplers and froxel fog, as the billboards read them.
+type LitInputs<'r> = (LightInputs<'r>, &'r Samplers, Option<&'r FroxelFog>);
 
 impl ParticlePasses {
     /// Creates the simulation, cull and billboard passes (the billboards' images `width` x `height`).
@@ -212,13 +212,12 @@ impl ParticlePasses {
         rec: &mut Recorder<'_>,
         sp: &mut SceneParticles,
         view: &CameraView,
-        (frame, world, samplers, fog): LitInputs<'_>,
+        (light, samplers, fog): LitInputs<'_>,
         (t, cloud): (&Targets, Option<&Image>),
     ) -> Result<()> {
         record_cull(rec, &sp.pool, &self.cull, &frustum_planes(view.clip_from_world));
         sp.sort.record(rec, &visible(&sp.pool), view.position, view.forward);
-        let inputs =
-            BillboardInputs { cloud, ..billboard_inputs(sp, view, (frame, world, samplers, fog), t) };
+        let inputs = BillboardInputs { cloud, ..billboard_inputs(sp, view, (light, samplers, fog), t) };
         self.billboards.record(rec, &inputs, &sp.pairs)
     }
 
@@ -243,12 +242,11 @@ impl ParticlePasses {
 fn billboard_inputs<'r>(
     sp: &'r SceneParticles,
     view: &CameraView,
-    (frame, world, samplers, fog): LitInputs<'r>,
+    (light, samplers, fog): LitInputs<'r>,
     t: &'r Targets,
 ) -> BillboardInputs<'r> {
     BillboardInputs {
-        frame,
-        world,
+        light,
         samplers,
         particles: BillboardParticles {
             visible: visible(&sp.pool),

@@ -41,7 +41,7 @@ use crate::error::Result;
 use crate::fog_gpu::froxel::FroxelFog;
 use crate::gpu_types::{BillboardPush, FogUniform, GpuDrawIndirect};
 use crate::particle_textures::ParticleTextures;
-use crate::passes::opaque::{lighting_bindings, IN_FRAGMENT};
+use crate::passes::opaque::{lighting_bindings, LightInputs, IN_FRAGMENT};
 use crate::shaders;
 use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
@@ -50,7 +50,6 @@ use crate::vk::pipeline::{ComputePipeline, Groups};
 use crate::vk::recorder::{Access, Recorder, Use};
 use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
 use crate::vk::sampler::Samplers;
-use crate::world::World;
 use particles::types::blend as bf;
 use pipeline::{pair_code, BillboardTarget, BlendPipelineDesc};
 
@@ -113,10 +112,8 @@ pub struct BillboardParticles<'r> {
 
 /// What one billboard pass draws from and into.
 pub struct BillboardInputs<'r> {
-    /// Frame constants (`FrameUniform`).
-    pub frame: &'r Buffer,
-    /// The world (lighting inputs).
-    pub world: &'r World,
+    /// The lighting inputs (frame constants, lights, shadow maps, projector textures).
+    pub light: LightInputs<'r>,
     /// Samplers.
     pub samplers: &'r Samplers,
     /// The particles after `particles.cull` and `particles.sort`.
@@ -351,7 +348,7 @@ impl BillboardsPass {
         let (vertex, fragment) = (Access::VertexRead, Access::FragmentRead);
         let (fog_uniform, fog_volume) = self.fog_inputs(inp);
         let (p, s) = (inp.particles, inp.samplers);
-        let mut bindings = lighting_bindings(inp.frame, inp.world, s, IN_FRAGMENT).to_vec();
+        let mut bindings = lighting_bindings(&inp.light, s, IN_FRAGMENT).to_vec();
         bindings.extend([
             Binding::Storage(p.visible.pool, vertex),
             Binding::Storage(p.visible.visible, vertex),

@@ -9,7 +9,7 @@ use crate::error::Result;
 use crate::fog_gpu::froxel::FroxelFog;
 use crate::gpu_types::{FogMarchPush, FogUniform};
 use crate::particle_fog::pool::BrickPool;
-use crate::passes::opaque::{lighting_bindings, IN_COMPUTE};
+use crate::passes::opaque::{lighting_bindings, LightInputs, IN_COMPUTE};
 use crate::shaders;
 use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
@@ -17,7 +17,6 @@ use crate::vk::pipeline::{ComputePipeline, Groups};
 use crate::vk::recorder::{Access, Recorder};
 use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
 use crate::vk::sampler::Samplers;
-use crate::world::World;
 
 /// The pass name.
 pub const NAME: &str = "fog.brick_march";
@@ -41,10 +40,8 @@ pub fn march_divisor(height: u32, setting: u32) -> u32 {
 
 /// What the march reads and writes.
 pub struct MarchInputs<'r> {
-    /// Frame constants.
-    pub frame: &'r Buffer,
-    /// The world (lighting inputs).
-    pub world: &'r World,
+    /// The lighting inputs (frame constants, lights, shadow maps, projector textures).
+    pub light: LightInputs<'r>,
     /// Samplers.
     pub samplers: &'r Samplers,
     /// The froxel fog, when on.
@@ -133,7 +130,7 @@ impl BrickMarchPass {
         let b = inp.bricks;
         let (read, sampled) = (Access::ComputeRead, Access::ComputeSampled);
         let s = inp.samplers;
-        let mut light = lighting_bindings(inp.frame, inp.world, s, IN_COMPUTE).to_vec();
+        let mut light = lighting_bindings(&inp.light, s, IN_COMPUTE).to_vec();
         light.extend([
             Binding::Uniform(fog_uniform),
             Binding::Uniform(&b.constants),
@@ -148,7 +145,7 @@ impl BrickMarchPass {
         let per_brick = Groups::Indirect(&b.dispatch, 24);
         rec.compute(LIGHT, &self.light, &light, bytemuck::bytes_of(push), per_brick);
         let march = [
-            Binding::Uniform(inp.frame),
+            Binding::Uniform(inp.light.frame),
             Binding::Uniform(fog_uniform),
             Binding::Sampled(fog_volume, s.linear_clamp, sampled),
             Binding::Sampled(inp.depth, s.nearest_clamp, sampled),

@@ -3,15 +3,14 @@
 
 use crate::error::Result;
 use crate::fog_gpu::froxel::FroxelFog;
-use crate::passes::opaque::{lighting_bindings, IN_COMPUTE};
+use crate::passes::opaque::{lighting_bindings, LightInputs, IN_COMPUTE};
 use crate::shaders;
 use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
 use crate::vk::pipeline::{ComputePipeline, Groups};
 use crate::vk::recorder::{Access, Recorder};
-use crate::vk::resource::{Buffer, Image};
+use crate::vk::resource::Image;
 use crate::vk::sampler::Samplers;
-use crate::world::World;
 
 /// The pass name.
 pub const NAME: &str = "fog.reference";
@@ -34,12 +33,12 @@ impl FogReferencePass {
     pub fn record(
         &self,
         rec: &mut Recorder<'_>,
-        (frame, world, samplers): (&Buffer, &World, &Samplers),
+        (lit, samplers): (&LightInputs<'_>, &Samplers),
         fog: &FroxelFog,
         depth: &Image,
         hdr: &Image,
     ) {
-        let mut bindings = lighting_bindings(frame, world, samplers, IN_COMPUTE).to_vec();
+        let mut bindings = lighting_bindings(lit, samplers, IN_COMPUTE).to_vec();
         bindings.extend([
             Binding::Uniform(&fog.uniform),
             Binding::Storage(&fog.volumes, Access::ComputeRead),

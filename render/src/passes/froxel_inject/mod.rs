@@ -3,15 +3,13 @@
 
 use crate::error::Result;
 use crate::fog_gpu::froxel::FroxelFog;
-use crate::passes::opaque::{lighting_bindings, IN_COMPUTE};
+use crate::passes::opaque::{lighting_bindings, LightInputs, IN_COMPUTE};
 use crate::shaders;
 use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
 use crate::vk::pipeline::{ComputePipeline, Groups};
 use crate::vk::recorder::{Access, Recorder};
-use crate::vk::resource::Buffer;
 use crate::vk::sampler::Samplers;
-use crate::world::World;
 
 /// The pass name.
 pub const NAME: &str = "fog.froxel_inject";
@@ -33,12 +31,11 @@ impl FroxelInjectPass {
     pub fn record(
         &self,
         rec: &mut Recorder<'_>,
-        frame: &Buffer,
-        world: &World,
+        lit: &LightInputs<'_>,
         fog: &FroxelFog,
         samplers: &Samplers,
     ) {
-        let mut bindings = lighting_bindings(frame, world, samplers, IN_COMPUTE).to_vec();
+        let mut bindings = lighting_bindings(lit, samplers, IN_COMPUTE).to_vec();
         bindings.extend([
             Binding::Uniform(&fog.uniform),
             Binding::Storage(&fog.volumes, Access::ComputeRead),

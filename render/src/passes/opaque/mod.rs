@@ -56,21 +56,39 @@ pub const IN_COMPUTE: LightingReads = (Access::ComputeRead, Access::ComputeSampl
 /// The lighting inputs read in the vertex and fragment shaders of a draw.
 pub const IN_FRAGMENT: LightingReads = (Access::FragmentRead, Access::FragmentRead);
 
-/// The lighting inputs every lit pass binds at 0..5 (see `lighting.glsl`): frame constants,
-/// objects, lights, shadow views, shadow atlas (compare sampler), projector textures.
+/// The lighting inputs every lit pass binds at 0..5 (see `lighting.glsl`), wherever they come
+/// from: the host renderer's [`World`] ([`World::light_inputs`]) or a viewer's lights and shadow
+/// maps.
+#[derive(Clone, Copy)]
+pub struct LightInputs<'r> {
+    /// The frame constants ([`crate::gpu_types::FrameUniform`]).
+    pub frame: &'r Buffer,
+    /// The object table ([`crate::gpu_types::GpuObject`]).
+    pub objects: &'r Buffer,
+    /// The light list ([`crate::gpu_types::GpuLight`]).
+    pub lights: &'r Buffer,
+    /// The shadow views ([`crate::gpu_types::ShadowView`]), one per shadow-map layer.
+    pub shadow_views: &'r Buffer,
+    /// The shadow maps: a depth 2D array, one layer per view.
+    pub shadow_atlas: &'r Image,
+    /// The projector textures: a 2D array, one layer per projector.
+    pub projector_tex: &'r Image,
+}
+
+/// The bindings 0..5 of `lit` (the shadow maps with the compare sampler, the projector textures
+/// trilinear), read as `reads` says.
 pub fn lighting_bindings<'r>(
-    frame: &'r Buffer,
-    world: &'r World,
+    lit: &LightInputs<'r>,
     samplers: &Samplers,
     (buffers, images): LightingReads,
 ) -> [Binding<'r>; 6] {
     [
-        Binding::Uniform(frame),
-        Binding::Storage(&world.objects, buffers),
-        Binding::Storage(&world.lights, buffers),
-        Binding::Storage(&world.shadow_views, buffers),
-        Binding::Sampled(&world.shadow_atlas, samplers.shadow_compare, images),
-        Binding::Sampled(&world.projector_tex, samplers.trilinear_clamp, images),
+        Binding::Uniform(lit.frame),
+        Binding::Storage(lit.objects, buffers),
+        Binding::Storage(lit.lights, buffers),
+        Binding::Storage(lit.shadow_views, buffers),
+        Binding::Sampled(lit.shadow_atlas, samplers.shadow_compare, images),
+        Binding::Sampled(lit.projector_tex, samplers.trilinear_clamp, images),
     ]
 }
 
@@ -111,7 +129,7 @@ impl OpaquePass {
     pub fn record(
         &self,
         rec: &mut Recorder<'_>,
-        (frame, world, samplers): (&Buffer, &World, &Samplers),
+        (lit, world, samplers): (&LightInputs<'_>, &World, &Samplers),
         hdr: &Image,
         depth: &Image,
         background: [f32; 4],
@@ -119,7 +137,7 @@ impl OpaquePass {
         let (w, h) = (hdr.extent.width, hdr.extent.height);
         let groups = Groups::Direct([w.div_ceil(TILE), h.div_ceil(TILE), 1]);
         let cast = [
-            Binding::Uniform(frame),
+            Binding::Uniform(lit.frame),
             Binding::Storage(&world.bvh_nodes, Access::ComputeRead),
             Binding::Storage(&world.bvh_triangles, Access::ComputeRead),
             Binding::StorageImage(&self.surface, Access::ComputeWrite),
@@ -129,13 +147,13 @@ impl OpaquePass {
         let copy =
             [Use::Buffer(&self.depths, Access::TransferRead), Use::Image(depth, Access::TransferWrite)];
         rec.pass(DEPTH_COPY, &copy, |rec| rec.copy_buffer_to_image(&self.depths, depth, DEPTH_TEXEL_BYTES));
-        let mut lit = lighting_bindings(frame, world, samplers, IN_COMPUTE).to_vec();
-        lit.extend([
+        let mut bindings = lighting_bindings(lit, samplers, IN_COMPUTE).to_vec();
+        bindings.extend([
             Binding::StorageImage(&self.surface, Access::ComputeRead),
             Binding::Sampled(depth, samplers.nearest_clamp, Access::ComputeSampled),
             Binding::StorageImage(hdr, Access::ComputeWrite),
         ]);
-        rec.compute(LIGHTING, &self.lighting, &lit, bytemuck::bytes_of(&background), groups);
+        rec.compute(LIGHTING, &self.lighting, &bindings, bytemuck::bytes_of(&background), groups);
         Ok(())
     }
 }
