@@ -1,11 +1,13 @@
-//! Soak run (issue 18; documented in render/README.md, not part of CI): renders a scene for many
-//! frames at a small size with `RenderVKParticleFog` toggled on and off, and prints vk-mem's
-//! statistics at the end of every on and off phase. The memory must stay flat: after the first
-//! toggle cycle, every on phase ends with what the first on phase ended with, and every off phase
-//! with what the first off phase ended with; otherwise the run fails.
+//! Soak run (documented in render/README.md, not part of CI): renders a scene for many frames at a
+//! small size with two frames in flight, `RenderVKParticleFog` toggled on and off, and within each
+//! on phase the voxel size and the brick budget changed (each change remakes the brick pool while
+//! the frames before it are still on the GPU), and prints vk-mem's statistics at the end of every
+//! on and off phase. The memory must stay flat: after the first toggle cycle, every on phase ends
+//! with what the first on phase ended with, and every off phase with what the first off phase
+//! ended with; with `--validation`, no validation error may be raised; otherwise the run fails.
 //!
-//! `cargo run --release -p render --example soak -- SCENE [FRAMES] [WIDTHxHEIGHT] [TOGGLE_EVERY]`
-//! (defaults 10000, 64x36, 500), e.g. `... --example soak -- scenes/fog_machine.toml`.
+//! `cargo run --release -p render --example soak -- SCENE [FRAMES] [WIDTHxHEIGHT] [TOGGLE_EVERY]
+//! [--validation]` (defaults 10000, 64x36, 500), e.g. `... --example soak -- scenes/fog_machine.toml`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,12 +20,17 @@ use render::{Gpu, GpuDesc};
 
 /// Frames per second of the simulated clock.
 const FPS: f32 = 30.0;
+/// Frames kept in flight.
+const FRAMES_IN_FLIGHT: u32 = 2;
+/// `RenderVKParticleFogVoxelSize` (m) and `RenderVKParticleFogBrickBudgetMB` in each quarter of an
+/// on phase: it ends as it began, so every on phase ends with the same pool.
+const QUARTERS: [(f32, u32); 4] = [(0.1, 128), (0.05, 64), (0.075, 96), (0.1, 128)];
 
 fn main() -> ExitCode {
     match run() {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => {
-            eprintln!("soak: vk-mem statistics grew after the first toggle cycle");
+            eprintln!("soak: vk-mem statistics grew after the first toggle cycle, or validation failed");
             ExitCode::FAILURE
         }
         Err(e) => {
@@ -39,10 +46,13 @@ struct Args {
     frames: u32,
     size: (u32, u32),
     toggle_every: u32,
+    validation: bool,
 }
 
 fn args() -> anyhow::Result<Args> {
-    let mut a = std::env::args().skip(1);
+    let all: Vec<String> = std::env::args().skip(1).collect();
+    let validation = all.iter().any(|a| a == "--validation");
+    let mut a = all.into_iter().filter(|a| a != "--validation");
     let scene = PathBuf::from(a.next().context("usage: soak SCENE [FRAMES] [WxH] [TOGGLE_EVERY]")?);
     let frames = a.next().map_or(Ok(10_000), |s| s.parse()).context("FRAMES")?;
     let size = match a.next() {
@@ -54,7 +64,7 @@ fn args() -> anyhow::Result<Args> {
     };
     let toggle_every: u32 = a.next().map_or(Ok(500), |s| s.parse()).context("TOGGLE_EVERY")?;
     anyhow::ensure!(toggle_every > 0 && size.0 > 0 && size.1 > 0, "sizes and periods must be positive");
-    Ok(Args { scene, frames, size, toggle_every })
+    Ok(Args { scene, frames, size, toggle_every, validation })
 }
 
 /// Renders the soak; true when the statistics stayed flat.
@@ -64,17 +74,20 @@ fn run() -> anyhow::Result<bool> {
     let mut settings = settings::Settings::default();
     let overrides: Vec<String> = scene.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
     settings::cli::apply_overrides(&mut settings, &overrides)?;
-    let mut gpu = Gpu::new(&GpuDesc::default())?;
+    let desc = GpuDesc { validation: a.validation, frames_in_flight: FRAMES_IN_FLIGHT, ..GpuDesc::default() };
+    let mut gpu = Gpu::new(&desc)?;
     let mut world = World::new(&mut gpu, &scene)?;
     let mut renderer = HostRenderer::new(&gpu, a.size.0, a.size.1)?;
     println!(
-        "soak: {} on {}, {} frames at {}x{}, particle fog toggled every {} frames",
+        "soak: {} on {}, {} frames at {}x{}, {FRAMES_IN_FLIGHT} in flight, particle fog toggled every {} \
+         frames, voxel size and budget {QUARTERS:?} in each on phase{}",
         a.scene.display(),
         gpu.info().name,
         a.frames,
         a.size.0,
         a.size.1,
-        a.toggle_every
+        a.toggle_every,
+        if a.validation { ", validation on" } else { "" }
     );
     println!("phase  frames        fog  blocks  allocations  block_bytes  allocation_bytes");
     let started = std::time::Instant::now();
@@ -84,6 +97,8 @@ fn run() -> anyhow::Result<bool> {
     for frame in 0..a.frames {
         let phase = frame / a.toggle_every;
         settings.particle_fog = phase % 2 == 0;
+        let quarter = ((frame % a.toggle_every) * 4 / a.toggle_every) as usize;
+        (settings.particle_fog_voxel_size_m, settings.particle_fog_brick_budget_mb) = QUARTERS[quarter];
         renderer.render(&mut gpu, &mut world, &scene, &settings, frame as f32 / FPS)?;
         let phase_ends = (frame + 1) % a.toggle_every == 0 || frame + 1 == a.frames;
         if !phase_ends {
@@ -109,6 +124,11 @@ fn run() -> anyhow::Result<bool> {
             if grew { "  GREW" } else { "" }
         );
     }
+    gpu.wait_frames()?;
+    let errors = gpu.canary().drain();
+    for e in &errors {
+        println!("validation error: {e}");
+    }
     let off = renderer.features_off.list();
     if !off.is_empty() {
         println!("features turned off by device errors: {off:?}");
@@ -119,5 +139,5 @@ fn run() -> anyhow::Result<bool> {
         started.elapsed().as_secs_f64(),
         if flat { "flat" } else { "grew" }
     );
-    Ok(flat)
+    Ok(flat && errors.is_empty())
 }

@@ -72,7 +72,7 @@ fn run() -> anyhow::Result<()> {
             fog.record(rec, &particles, &sources);
             Ok(())
         })?;
-        fog.finish_frame();
+        fog.finish_frame(&gpu);
     }
     println!(
         "{} ({}): {n} carriers of {size} m, voxel {voxel} m, {frames} frames",

@@ -56,6 +56,7 @@ use crate::gpu_types::{
 use crate::passes::billboards::pipeline::pair_code;
 use crate::passes::particle_ribbons;
 use crate::vk::context::Gpu;
+use crate::vk::readback_ring::ReadbackRing;
 use crate::vk::recorder::{Access, Recorder, Use};
 use crate::vk::resource::{Buffer, BufferDesc, MemoryLocation};
 
@@ -166,10 +167,9 @@ pub struct GpuParticles {
     pub visible: Buffer,
     /// `particles.draw_args`.
     pub draw_args: Buffer,
-    /// `particles.counters.readback`: the counters after the last recorded frame (host-visible).
-    readback: Buffer,
-    /// True when a recorded frame's counters wait in `readback`.
-    readback_pending: bool,
+    /// `particles.counters.readback`: per frame slot, the counters after that slot's frame
+    /// (tagged with the alive list its update filled).
+    readback: ReadbackRing,
     desc: ParticlePoolDesc,
     sources: Vec<ScheduledSource>,
     scheduler: BurstScheduler,
@@ -224,13 +224,13 @@ impl GpuParticles {
         ];
         let counters_bytes = std::mem::size_of::<GpuParticleCounters>() as u64;
         let counters = storage(gpu, "particles.counters", counters_bytes, gpu_only)?;
-        let readback = storage(gpu, "particles.counters.readback", counters_bytes, MemoryLocation::GpuToCpu)?;
+        let readback = ReadbackRing::new(gpu, "particles.counters.readback", counters_bytes)?;
         let sources = u64::from(desc.max_sources);
         let emitter_bytes = sources * std::mem::size_of::<GpuEmitter>() as u64;
-        let emitters = storage(gpu, "particles.emitters", emitter_bytes, MemoryLocation::CpuToGpu)?;
+        let emitters = storage(gpu, "particles.emitters", emitter_bytes, MemoryLocation::Staged)?;
         let burst_bytes =
             sources * MAX_BURSTS_PER_SOURCE_FRAME as u64 * std::mem::size_of::<GpuBurst>() as u64;
-        let bursts = storage(gpu, "particles.bursts", burst_bytes, MemoryLocation::CpuToGpu)?;
+        let bursts = storage(gpu, "particles.bursts", burst_bytes, MemoryLocation::Staged)?;
         let visible = storage(gpu, "particles.visible", cap * INDEX_BYTES, gpu_only)?;
         let [ribbon_keys, ribbon_parent, ribbon_tail] = ribbon_buffers(gpu, desc)?;
         let draw_args = gpu.create_buffer(&BufferDesc {
@@ -260,7 +260,6 @@ impl GpuParticles {
             visible,
             draw_args,
             readback,
-            readback_pending: false,
             desc: *desc,
             sources: Vec::new(),
             scheduler: BurstScheduler::new(desc.seed),
@@ -358,10 +357,10 @@ impl GpuParticles {
     /// CPU work of one frame: advances every source's burst clock by the clamped step and writes
     /// this frame's emitters and bursts. Call once per frame, before the frame's simulation is recorded
     /// ([`crate::frame::particles::record_simulation`]).
-    pub fn prepare(&mut self, frame_dt: f32) -> FramePlan {
-        if std::mem::take(&mut self.readback_pending) {
-            let c: GpuParticleCounters = bytemuck::pod_read_unaligned(&self.readback.read());
-            self.scheduler.end_frame(if self.current == 0 { c.alive0 } else { c.alive1 });
+    pub fn prepare(&mut self, gpu: &Gpu, frame_dt: f32) -> FramePlan {
+        if let Some((bytes, list)) = self.readback.take_latest(gpu) {
+            let c: GpuParticleCounters = bytemuck::pod_read_unaligned(&bytes);
+            self.scheduler.end_frame(if list == 0 { c.alive0 } else { c.alive1 });
         }
         let dt = step_dt(frame_dt);
         self.scratch.clear();
@@ -406,19 +405,19 @@ impl GpuParticles {
     }
 
     /// After the frame's `particles.emit` and `particles.update` are recorded (by the frame layer,
-    /// [`crate::frame::particles::record_simulation`]): copies the counters into
-    /// `particles.counters.readback` for the next [`GpuParticles::prepare`] and swaps the alive
-    /// lists. The submission must complete before the next `prepare` (as `Gpu::submit` guarantees).
+    /// [`crate::frame::particles::record_simulation`]): copies the counters into this frame slot's
+    /// `particles.counters.readback` (read by a later [`GpuParticles::prepare`] once the frame has
+    /// completed) and swaps the alive lists.
     pub fn finish_record(&mut self, rec: &mut Recorder<'_>) {
-        let uses = [
-            Use::Buffer(&self.counters, Access::TransferRead),
-            Use::Buffer(&self.readback, Access::TransferWrite),
-        ];
+        // The update filled the other alive list: the one the copy's live count is of.
+        let filled = 1 - self.current as u32;
+        let readback = self.readback.target_tagged(rec, filled);
+        let uses =
+            [Use::Buffer(&self.counters, Access::TransferRead), Use::Buffer(readback, Access::TransferWrite)];
         rec.pass(&crate::names::resource("particles", "counters.readback"), &uses, |rec| {
-            rec.copy_buffer(&self.counters, &self.readback, self.counters.size);
+            rec.copy_buffer(&self.counters, readback, self.counters.size);
         });
-        rec.barriers(&[Use::Buffer(&self.readback, Access::HostRead)]);
-        self.readback_pending = true;
+        rec.barriers(&[Use::Buffer(readback, Access::HostRead)]);
         self.current = 1 - self.current;
         self.plan = FramePlan::default();
     }

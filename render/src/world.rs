@@ -165,7 +165,7 @@ impl World {
             name: "world.shadow_views",
             size: (shadow_layers.len() * std::mem::size_of::<ShadowView>()) as u64,
             usage: vk::BufferUsageFlags::STORAGE_BUFFER,
-            location: MemoryLocation::CpuToGpu,
+            location: MemoryLocation::Staged,
         })?;
         Ok(World {
             vertices,

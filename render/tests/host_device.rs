@@ -12,6 +12,8 @@ use render::ash::vk;
 use render::gpu_types::FillParams;
 use render::passes::fill::{expected, FillPass};
 use render::vk::import::{HostImageDesc, HostImageState};
+use render::vk::readback_ring::ReadbackRing;
+use render::vk::recorder::{Access, Use};
 use render::vk::resource::{Buffer, BufferDesc, MemoryLocation};
 use render::Gpu;
 
@@ -229,4 +231,106 @@ fn a_host_device_with_frames_in_flight_out_of_range_is_refused() {
     }
     let errors = gpu.canary().drain();
     assert!(errors.iter().any(|e| e.id.contains("vkCmdFillBuffer")), "{errors:?}");
+}
+
+#[test]
+fn staged_constants_travel_with_their_frame() {
+    // Two frames recorded before either is submitted: a host-mapped buffer would hold the second
+    // frame's constants when both run; a staged one gives each frame its own.
+    let host = HostVulkan::new(SLOTS);
+    // SAFETY: as above.
+    let mut gpu = unsafe { Gpu::from_host(host.host_device(SLOTS as u32)) }.expect("context");
+    let mut constants = gpu
+        .create_buffer(&BufferDesc {
+            name: "test.constants",
+            size: 16,
+            usage: vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC,
+            location: MemoryLocation::Staged,
+        })
+        .expect("staged buffer");
+    let outputs: Vec<Buffer> = (0..SLOTS)
+        .map(|s| {
+            gpu.create_buffer(&BufferDesc {
+                name: &format!("test.constants.out{s}"),
+                size: 16,
+                usage: vk::BufferUsageFlags::TRANSFER_DST,
+                location: MemoryLocation::GpuToCpu,
+            })
+            .expect("readback")
+        })
+        .collect();
+    for round in 0..3u32 {
+        for slot in 0..SLOTS {
+            host.begin_frame(slot);
+            gpu.frame_completed(slot).expect("slot");
+        }
+        for (slot, out) in outputs.iter().enumerate() {
+            let value = 100 * round + slot as u32;
+            constants.write(0, bytemuck::cast_slice(&[value; 4]));
+            gpu.record_frame(host.cmds[slot], slot, |rec| {
+                let uses =
+                    [Use::Buffer(&constants, Access::TransferRead), Use::Buffer(out, Access::TransferWrite)];
+                rec.pass("test.constants.copy", &uses, |rec| rec.copy_buffer(&constants, out, 16));
+                rec.barriers(&[Use::Buffer(out, Access::HostRead)]);
+                Ok(())
+            })
+            .expect("recorded");
+        }
+        for slot in 0..SLOTS {
+            host.submit_frame(slot);
+        }
+        for (slot, out) in outputs.iter().enumerate() {
+            host.wait(slot);
+            gpu.frame_completed(slot).expect("slot");
+            let got: Vec<u32> = bytemuck::cast_slice(&out.read()).to_vec();
+            assert_eq!(got, [100 * round + slot as u32; 4], "round {round}, slot {slot}");
+        }
+    }
+    let errors = gpu.canary().drain();
+    assert!(errors.is_empty(), "validation errors: {errors:?}");
+}
+
+#[test]
+fn a_readback_ring_gives_the_newest_completed_frame_once() {
+    let host = HostVulkan::new(SLOTS);
+    // SAFETY: as above.
+    let mut gpu = unsafe { Gpu::from_host(host.host_device(SLOTS as u32)) }.expect("context");
+    let mut constants = gpu
+        .create_buffer(&BufferDesc {
+            name: "test.counter",
+            size: 4,
+            usage: vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC,
+            location: MemoryLocation::Staged,
+        })
+        .expect("staged buffer");
+    let mut ring = ReadbackRing::new(&gpu, "test.counter.readback", 4).expect("ring");
+    let value = |bytes: &[u8]| u32::from_le_bytes(bytes.try_into().expect("4 bytes"));
+    for slot in 0..SLOTS {
+        host.begin_frame(slot);
+        constants.write(0, &(10 + slot as u32).to_le_bytes());
+        gpu.record_frame(host.cmds[slot], slot, |rec| {
+            let target = ring.target_tagged(rec, slot as u32);
+            let uses =
+                [Use::Buffer(&constants, Access::TransferRead), Use::Buffer(target, Access::TransferWrite)];
+            rec.pass("test.counter.copy", &uses, |rec| rec.copy_buffer(&constants, target, 4));
+            rec.barriers(&[Use::Buffer(target, Access::HostRead)]);
+            Ok(())
+        })
+        .expect("recorded");
+        host.submit_frame(slot);
+    }
+    assert!(ring.take_latest(&gpu).is_none(), "no frame reported completed yet");
+    host.wait(0);
+    gpu.frame_completed(0).expect("slot 0");
+    let (bytes, tag) = ring.take_latest(&gpu).expect("frame 0 completed");
+    assert_eq!((value(&bytes), tag), (10, 0));
+    assert!(ring.take_latest(&gpu).is_none(), "frame 0's copy is read once; frame 1 still runs");
+    host.wait(1);
+    gpu.frame_completed(1).expect("slot 1");
+    assert_eq!(ring.peek_latest(&gpu).map(|b| value(&b)), Some(11));
+    let (bytes, tag) = ring.take_latest(&gpu).expect("frame 1 completed");
+    assert_eq!((value(&bytes), tag), (11, 1));
+    assert!(ring.take_latest(&gpu).is_none());
+    let errors = gpu.canary().drain();
+    assert!(errors.is_empty(), "validation errors: {errors:?}");
 }

@@ -485,7 +485,7 @@ fn the_cull_lists_exactly_the_particles_whose_billboards_touch_the_frustum() {
         let view = Mat4::look_at_rh(eye, centre + Vec3::new(2.2, 0.0, 0.0), Vec3::Z);
         let planes = frustum_planes(Mat4::perspective_rh(0.3, 1.0, 0.1, 100.0) * view);
         for frame in 0..12 {
-            let plan = pool.prepare(DT);
+            let plan = pool.prepare(gpu, DT);
             gpu.submit(|rec| {
                 record_simulation(rec, &mut pool, &passes);
                 record_cull(rec, &pool, &cull, &planes);

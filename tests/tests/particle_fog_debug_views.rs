@@ -77,7 +77,7 @@ fn shoot(
     for f in 0..2 {
         r.render(gpu, &mut world, scene, &settings, (WARMUP + f) as f32 / FPS)?;
     }
-    anyhow::ensure!(r.fog_stats().is_some_and(|s| s.systems_converted == 2), "both columns convert");
+    anyhow::ensure!(r.fog_stats(gpu).is_some_and(|s| s.systems_converted == 2), "both columns convert");
     Ok(r.read_hdr(gpu)?)
 }
 

@@ -79,7 +79,7 @@ fn the_renderer_converts_what_classify_reports() {
                 );
             }
             assert!(sp.systems.converted() > 0, "{name}: something converts");
-            let s = r.fog_stats().expect("particle fog on");
+            let s = r.fog_stats(gpu).expect("particle fog on");
             assert!(s.carriers > 0 && s.bricks_used > 0, "{name}: {s:?}");
             assert!(s.brick_bytes_allocated <= s.brick_bytes_budget, "{name}: {s:?}");
             assert!(relative(s.mass_splatted_m2, s.mass_expected_m2) < 0.005, "{name}: {s:?}");
@@ -146,7 +146,7 @@ fn switching_the_toggle_off_frees_every_brick_and_leaves_the_frame_as_without_it
         assert!(r.fog.bricks.is_some());
         assert!(gpu.live_allocations().iter().any(|n| n.starts_with("fog.bricks.")));
         r.render(gpu, &mut world, &scene, &off, 41.0 / FPS)?;
-        assert!(r.fog.bricks.is_none() && r.fog_stats().is_none());
+        assert!(r.fog.bricks.is_none() && r.fog_stats(gpu).is_none());
         let left: Vec<String> =
             gpu.live_allocations().into_iter().filter(|n| n.starts_with("fog.bricks.")).collect();
         assert!(left.is_empty(), "brick memory left allocated: {left:?}");

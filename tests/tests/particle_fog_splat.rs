@@ -63,7 +63,7 @@ fn splat_on_gpu(
         pf.record(rec, &particles, &source_buf);
         Ok(())
     })?;
-    pf.finish_frame();
+    pf.finish_frame(gpu);
     Ok(Splatted {
         field: read_field(gpu, &pf)?,
         stats: pf.stats.clone(),

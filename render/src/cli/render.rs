@@ -159,6 +159,8 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
     if progress {
         let _ = writeln!(std::io::stderr());
     }
+    // The frames still in flight: their timestamps and counters belong to the report.
+    gpu.wait_frames()?;
     if let Some(dir) = &job.export_density {
         export_density(&mut gpu, &renderer, &scene, &settings, (job, &stem), dir)?;
     }
@@ -185,7 +187,7 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
         frame_cpu_ms: median(&mut cpu_ms),
         systems_cpu_ms: median(&mut systems_cpu_ms),
         particles_live,
-        fog: renderer.fog_stats(),
+        fog: renderer.fog_stats(&gpu),
         features_off: renderer.features_off.list().to_vec(),
     };
     write_json(&job.out.join(format!("{stem}_timings.json")), &report)?;

@@ -102,7 +102,7 @@ impl FroxelFog {
             name: "fog.constants",
             size: std::mem::size_of::<FogUniform>() as u64,
             usage: vk::BufferUsageFlags::UNIFORM_BUFFER,
-            location: MemoryLocation::CpuToGpu,
+            location: MemoryLocation::Staged,
         })?;
         let mut gpu_volumes = volumes.to_vec();
         let volume_count = gpu_volumes.len() as u32;

@@ -127,8 +127,8 @@ impl FrameFog {
 
     /// The brick passes for the carriers of `particles` (after `particles.update`), with the
     /// per-source inputs `sources`; nothing without bricks.
-    pub fn record_bricks(&self, rec: &mut Recorder<'_>, particles: &GpuParticles, sources: &Buffer) {
-        if let Some(pf) = &self.bricks {
+    pub fn record_bricks(&mut self, rec: &mut Recorder<'_>, particles: &GpuParticles, sources: &Buffer) {
+        if let Some(pf) = &mut self.bricks {
             pf.record(rec, particles, sources);
         }
     }

@@ -150,7 +150,7 @@ impl HostRenderer {
                 name: "frame.constants",
                 size: std::mem::size_of::<FrameUniform>() as u64,
                 usage: vk::BufferUsageFlags::UNIFORM_BUFFER,
-                location: MemoryLocation::CpuToGpu,
+                location: MemoryLocation::Staged,
             })?,
             targets: Targets::new(gpu, width, height)?,
             systems_cpu: std::time::Duration::ZERO,
@@ -173,19 +173,21 @@ impl HostRenderer {
         })
     }
 
-    /// The particle fog's counts for the last rendered frame (`None` while it is off).
-    pub fn fog_stats(&self) -> Option<FogStats> {
+    /// The particle fog's counts for the newest completed frame (`None` while it is off).
+    pub fn fog_stats(&self, gpu: &Gpu) -> Option<FogStats> {
         let pf = self.fog.bricks.as_ref()?;
         let sp = self.particles.as_ref()?;
         Some(FogStats {
             systems_converted: sp.systems.converted(),
             systems_demoted: sp.systems.demoted(),
-            bricks_by_system: SystemBricks::ranked(&pf.bricks_by_source(), |i| sp.systems.name(i)),
+            bricks_by_system: SystemBricks::ranked(&pf.bricks_by_source(gpu), |i| sp.systems.name(i)),
             ..pf.stats.clone()
         })
     }
 
-    /// Renders `scene` at time `time_s` with `settings` into the targets (and waits).
+    /// Renders `scene` at time `time_s` with `settings` into the targets: submitted without
+    /// waiting when the `Gpu` keeps frames in flight ([`Gpu::submit_frame`]; reading the targets
+    /// back waits for it), else submitted and waited for.
     pub fn render(
         &mut self,
         gpu: &mut Gpu,
@@ -201,7 +203,7 @@ impl HostRenderer {
         // An upload inside may wait for the GPU: like the frame's CPU, the systems' excludes it.
         self.systems_cpu = started.elapsed().saturating_sub(gpu.waited() - waited);
         let background = scene.ambient.sky.extend(1.0).to_array();
-        gpu.submit(|rec| {
+        gpu.submit_frame(|rec| {
             self.record_host(rec, world, background)?;
             self.record_simulation(rec, particles_on);
             let lit = (world.light_inputs(&self.frame_buf), &self.samplers);
@@ -217,7 +219,7 @@ impl HostRenderer {
         })?;
         world.shadows_drawn();
         if let Some(pf) = self.fog.bricks.as_mut().filter(|_| particles_on) {
-            pf.finish_frame();
+            pf.finish_frame(gpu);
         }
         Ok(())
     }

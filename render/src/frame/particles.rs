@@ -63,7 +63,7 @@ pub fn simulate_frame(
     passes: &ParticleSimPasses,
     frame_dt: f32,
 ) -> Result<FramePlan> {
-    let plan = pool.prepare(frame_dt);
+    let plan = pool.prepare(gpu, frame_dt);
     gpu.submit(|rec| {
         record_simulation(rec, pool, passes);
         Ok(())
@@ -157,7 +157,7 @@ impl SceneParticles {
             name: "particles.fog_sources",
             size: (desc.max_sources as usize * std::mem::size_of::<GpuFogSource>()) as u64,
             usage: vk::BufferUsageFlags::STORAGE_BUFFER,
-            location: MemoryLocation::CpuToGpu,
+            location: MemoryLocation::Staged,
         })?;
         fog_sources.write(0, &vec![0u8; desc.max_sources as usize * std::mem::size_of::<GpuFogSource>()]);
         Ok(SceneParticles { pool, textures, ids, pairs, hud_pairs, glowing, sort, systems, fog_sources })
@@ -311,7 +311,7 @@ impl HostRenderer {
         let cam = scene.camera_at(time_s);
         let height = self.targets.ldr.extent.height as f32;
         sp.pool.set_camera(Some(Camera::from_viewport(cam.position, height, cam.fov_y_deg.to_radians())));
-        sp.pool.prepare(self.frame_dt_s);
+        sp.pool.prepare(gpu, self.frame_dt_s);
         let positions: Vec<Vec3> = scene.particles.iter().map(|src| src.position_at(time_s)).collect();
         let pressure = self.fog.bricks.as_ref().map(ParticleFog::pressure).unwrap_or_default();
         sp.update_fog(settings, cam.position, &positions, self.frame_dt_s, pressure);

@@ -19,7 +19,6 @@ pub mod pool;
 pub mod stats;
 pub mod systems;
 
-use ash::vk;
 use fog::bricks::BrickLayout;
 use glam::Vec3;
 use settings::Settings;
@@ -30,8 +29,9 @@ use crate::particles_gpu::GpuParticles;
 use crate::passes::brick_alloc::{AllocSizes, BrickAllocPasses};
 use crate::passes::brick_splat::BrickSplatPasses;
 use crate::vk::context::Gpu;
+use crate::vk::readback_ring::ReadbackRing;
 use crate::vk::recorder::{Access, Recorder, Use};
-use crate::vk::resource::{Buffer, BufferDesc, MemoryLocation};
+use crate::vk::resource::Buffer;
 use pool::BrickPool;
 use stats::FogStats;
 use systems::BrickPressure;
@@ -69,8 +69,10 @@ pub struct ParticleFog {
     pub pool: BrickPool,
     alloc: BrickAllocPasses,
     splat: BrickSplatPasses,
-    readback: Buffer,
-    system_readback: Buffer,
+    /// Per frame slot, the counters after that slot's frame.
+    readback: ReadbackRing,
+    /// Per frame slot, each source's bricks after that slot's frame.
+    system_readback: ReadbackRing,
     frame: u32,
     pressure: BrickPressure,
     /// The last rendered frame's counts (systems counted by the caller).
@@ -82,18 +84,10 @@ impl ParticleFog {
     pub fn new(gpu: &mut Gpu, key: PoolKey) -> Result<ParticleFog> {
         let mut pool = BrickPool::new(gpu, key.budget_bytes, key.max_sources)?;
         pool.initialise(gpu)?;
-        let readback = gpu.create_buffer(&BufferDesc {
-            name: "fog.bricks.counters.readback",
-            size: (stats::words::COUNT * 4) as u64,
-            usage: vk::BufferUsageFlags::TRANSFER_DST,
-            location: MemoryLocation::GpuToCpu,
-        })?;
-        let system_readback = gpu.create_buffer(&BufferDesc {
-            name: "fog.bricks.system_bricks.readback",
-            size: pool.system_bricks.size,
-            usage: vk::BufferUsageFlags::TRANSFER_DST,
-            location: MemoryLocation::GpuToCpu,
-        })?;
+        let readback =
+            ReadbackRing::new(gpu, "fog.bricks.counters.readback", (stats::words::COUNT * 4) as u64)?;
+        let system_readback =
+            ReadbackRing::new(gpu, "fog.bricks.system_bricks.readback", pool.system_bricks.size)?;
         Ok(ParticleFog {
             key,
             pool,
@@ -147,7 +141,7 @@ impl ParticleFog {
 
     /// Records the frame's allocation, splat, resolve and clear for the carriers of `particles`
     /// (after `particles.update`), with the per-source inputs `sources`.
-    pub fn record(&self, rec: &mut Recorder<'_>, particles: &GpuParticles, sources: &Buffer) {
+    pub fn record(&mut self, rec: &mut Recorder<'_>, particles: &GpuParticles, sources: &Buffer) {
         let inputs = particles.live_buffers();
         let capacity = particles.desc().capacity;
         let p = &self.pool;
@@ -164,26 +158,25 @@ impl ParticleFog {
         let sizes = AllocSizes { slots: p.capacity, particles: capacity, requests: p.max_requests };
         self.alloc.record(rec, &bindings, sizes);
         self.splat.record(rec, &bindings, (&p.counters, &p.dispatch), capacity);
+        let (counters, systems) = (self.readback.target(rec), self.system_readback.target(rec));
         let copy = [
             Use::Buffer(&p.counters, Access::TransferRead),
-            Use::Buffer(&self.readback, Access::TransferWrite),
+            Use::Buffer(counters, Access::TransferWrite),
             Use::Buffer(&p.system_bricks, Access::TransferRead),
-            Use::Buffer(&self.system_readback, Access::TransferWrite),
+            Use::Buffer(systems, Access::TransferWrite),
         ];
         rec.pass("fog.bricks.counters.readback", &copy, |rec| {
-            rec.copy_buffer(&p.counters, &self.readback, p.counters.size);
-            rec.copy_buffer(&p.system_bricks, &self.system_readback, p.system_bricks.size);
+            rec.copy_buffer(&p.counters, counters, p.counters.size);
+            rec.copy_buffer(&p.system_bricks, systems, p.system_bricks.size);
         });
-        rec.barriers(&[
-            Use::Buffer(&self.readback, Access::HostRead),
-            Use::Buffer(&self.system_readback, Access::HostRead),
-        ]);
+        rec.barriers(&[Use::Buffer(counters, Access::HostRead), Use::Buffer(systems, Access::HostRead)]);
     }
 
-    /// Reads the counters of the frame just submitted (after it completed) into [`Self::stats`]
-    /// and the next frame's pressure.
-    pub fn finish_frame(&mut self) {
-        let bytes = self.readback.read();
+    /// Reads the counters of the newest completed frame (the one just submitted, for submissions
+    /// that wait) into [`Self::stats`] and the next frame's pressure; nothing when no frame
+    /// completed since the last call.
+    pub fn finish_frame(&mut self, gpu: &Gpu) {
+        let Some((bytes, _)) = self.readback.take_latest(gpu) else { return };
         let words: &[u32] = bytemuck::cast_slice(&bytes);
         let mut s = FogStats::from_counters(words, self.key.voxel_size_m);
         s.bricks_budget = self.pool.capacity;
@@ -195,11 +188,11 @@ impl ParticleFog {
         self.stats = s;
     }
 
-    /// The last rendered frame's bricks by source id (a brick two sources share counts for the
-    /// one that requested it first): what each system costs of the budget. Read from the
-    /// readback only when asked (after the frame completed), not every frame.
-    pub fn bricks_by_source(&self) -> Vec<u32> {
-        bytemuck::cast_slice(&self.system_readback.read()).to_vec()
+    /// The newest completed frame's bricks by source id (a brick two sources share counts for
+    /// the one that requested it first): what each system costs of the budget. Read from the
+    /// readback only when asked, not every frame; empty before any frame completed.
+    pub fn bricks_by_source(&self, gpu: &Gpu) -> Vec<u32> {
+        self.system_readback.peek_latest(gpu).map(|b| bytemuck::cast_slice(&b).to_vec()).unwrap_or_default()
     }
 }
 

@@ -188,7 +188,7 @@ impl BrickPool {
                 name: "fog.bricks.constants",
                 size: std::mem::size_of::<BrickUniform>() as u64,
                 usage: vk::BufferUsageFlags::UNIFORM_BUFFER,
-                location: MemoryLocation::CpuToGpu,
+                location: MemoryLocation::Staged,
             })?,
             page: storage(gpu, "page", PAGE_ENTRIES as u64 * WORD, u)?,
             slot_key: storage(gpu, "slot_key", cap * 16, u)?,

@@ -17,8 +17,9 @@ use super::resource::{Buffer, Image};
 /// One resource bound at one binding of a pass.
 #[derive(Clone, Copy)]
 pub enum Binding<'r> {
-    /// A uniform buffer (std140), written by the host between submissions (host-visible; host
-    /// writes are made visible by the submission), so it needs no barrier.
+    /// A uniform buffer (std140): host-visible and written between submissions (the submission
+    /// makes host writes visible, so it needs no barrier), or staged (written in the command stream
+    /// and read as [`Access::UniformRead`]).
     Uniform(&'r Buffer),
     /// A storage buffer (std430), read or written as `Access` says.
     Storage(&'r Buffer, Access),
@@ -40,9 +41,10 @@ impl<'r> Binding<'r> {
         }
     }
 
-    /// The barrier use it declares (none for a host-written uniform).
+    /// The barrier use it declares (none for a host-visible uniform).
     pub fn use_of(&self) -> Option<Use<'r>> {
         match *self {
+            Binding::Uniform(buf) if buf.is_staged() => Some(Use::Buffer(buf, Access::UniformRead)),
             Binding::Uniform(_) => None,
             Binding::Storage(buf, access) => Some(Use::Buffer(buf, access)),
             Binding::StorageImage(img, access) | Binding::Sampled(img, _, access) => {
@@ -55,9 +57,10 @@ impl<'r> Binding<'r> {
     /// GENERAL layout, a sampled image in a writable or non-shader-read layout), for the bug message.
     pub(crate) fn misuse(&self) -> Option<String> {
         match *self {
-            Binding::Uniform(buf) if !buf.is_host_visible() => {
-                Some(format!("uniform {} is not host-written, so it would need a barrier", buf.name))
-            }
+            Binding::Uniform(buf) if !buf.is_host_visible() && !buf.is_staged() => Some(format!(
+                "uniform {} is neither host-written nor staged, so it would need a barrier",
+                buf.name
+            )),
             Binding::StorageImage(img, access) if access.layout() != vk::ImageLayout::GENERAL => Some(
                 format!("storage image {} is used as {access:?}, which is not in GENERAL layout", img.name),
             ),

@@ -36,6 +36,9 @@ pub struct GpuDesc {
     pub validation: bool,
     /// Which device to use.
     pub device: DeviceSelector,
+    /// Frames this `Gpu` keeps in flight with [`Gpu::submit_frame`] (0 to
+    /// [`MAX_FRAMES_IN_FLIGHT`]; 0: every frame is submitted and waited for).
+    pub frames_in_flight: u32,
 }
 
 /// State shared by the context and every resource created from it.
@@ -190,6 +193,18 @@ pub struct Gpu {
     waited: std::time::Duration,
     /// Per host frame slot: the image views made for its frame, destroyed when it completes.
     slot_views: Vec<Vec<vk::ImageView>>,
+    /// The command buffers and fences of this `Gpu`'s own frames in flight (none on a host's
+    /// device, whose host owns them, or without frames in flight).
+    own: Option<OwnFrames>,
+}
+
+/// A `Gpu`'s own frame slots: one command buffer and fence each, used round robin.
+struct OwnFrames {
+    cmds: Vec<vk::CommandBuffer>,
+    fences: Vec<vk::Fence>,
+    /// Per slot: whether its fence guards a submission not waited for yet.
+    submitted: Vec<bool>,
+    next: usize,
 }
 
 impl Gpu {
@@ -199,8 +214,48 @@ impl Gpu {
         let instance = Instance::new(desc.validation, &canary)?;
         let devices = device::enumerate(&instance.raw)?;
         let info = device::select(&devices, &desc.device)?;
+        if desc.frames_in_flight > MAX_FRAMES_IN_FLIGHT {
+            return Err(RenderError::BadInput(format!(
+                "frames in flight must be 0 to {MAX_FRAMES_IN_FLIGHT}, not {}",
+                desc.frames_in_flight
+            )));
+        }
         let (device, queue, queue_family) = device::create(&instance.raw, &info)?;
-        Gpu::assemble(instance, (device, queue, queue_family), info, canary, 0)
+        let slots = desc.frames_in_flight as usize;
+        let mut gpu = Gpu::assemble(instance, (device, queue, queue_family), info, canary, slots)?;
+        if slots > 0 {
+            gpu.own = Some(gpu.make_own_frames(slots)?);
+        }
+        Ok(gpu)
+    }
+
+    /// Command buffers and fences for `slots` frames in flight of this `Gpu`'s own.
+    fn make_own_frames(&self, slots: usize) -> Result<OwnFrames> {
+        let device = &self.shared.device;
+        let alloc = vk::CommandBufferAllocateInfo::default()
+            .command_pool(self.pool)
+            .level(vk::CommandBufferLevel::PRIMARY)
+            .command_buffer_count(slots as u32);
+        // SAFETY: the pool belongs to this device; the buffers are freed with the pool.
+        let cmds = unsafe { device.allocate_command_buffers(&alloc) }.ctx("allocating frame commands")?;
+        let mut fences = Vec::with_capacity(slots);
+        for slot in 0..slots {
+            // SAFETY: valid device; destroyed in `Gpu::drop` (or below, when a later one fails).
+            match unsafe { device.create_fence(&vk::FenceCreateInfo::default(), None) } {
+                Ok(fence) => {
+                    self.shared.set_name(fence, &format!("gpu.frame_fence.slot{slot}"));
+                    fences.push(fence);
+                }
+                Err(e) => {
+                    for f in fences {
+                        // SAFETY: never submitted with.
+                        unsafe { device.destroy_fence(f, None) };
+                    }
+                    return Err(crate::error::map_vk(e, "creating a frame fence"));
+                }
+            }
+        }
+        Ok(OwnFrames { cmds, fences, submitted: vec![false; slots], next: 0 })
     }
 
     /// Works on a host's instance and device ([`HostDevice`]), which are never destroyed here.
@@ -284,12 +339,79 @@ impl Gpu {
         // The host's slots, then one for the submissions that wait.
         let profiler = Profiler::new(&shared, slots + 1)?;
         let slot_views = vec![Vec::new(); slots];
-        Ok(Gpu { shared, pool, fence, profiler, waited: std::time::Duration::ZERO, slot_views })
+        Ok(Gpu { shared, pool, fence, profiler, waited: std::time::Duration::ZERO, slot_views, own: None })
     }
 
-    /// The host's frames in flight (0 for a `Gpu` that submits its own work).
+    /// The frames in flight: the host's, or this `Gpu`'s own ([`GpuDesc::frames_in_flight`]).
     pub fn frames_in_flight(&self) -> usize {
         self.slot_views.len()
+    }
+
+    /// Records a frame into the next of this `Gpu`'s own frame slots and submits it without
+    /// waiting for it; only that slot's previous frame is waited for first (then reported
+    /// completed: its timestamps read, what waited for it destroyed). The CPU prepares the next
+    /// frame while the GPU runs this one. Without frames in flight (or on a host's device, whose
+    /// host submits), the same as [`Gpu::submit`].
+    pub fn submit_frame<T>(&mut self, record: impl FnOnce(&mut Recorder) -> Result<T>) -> Result<T> {
+        let Some(slot) = self.own.as_ref().map(|o| o.next) else { return self.submit(record) };
+        self.wait_own_slot(slot)?;
+        let (cmd, fence) = self.own.as_ref().map(|o| (o.cmds[slot], o.fences[slot])).unwrap_or_default();
+        let shared = self.shared.clone();
+        let device = &shared.device;
+        let begin = vk::CommandBufferBeginInfo::default().flags(vk::CommandBufferUsageFlags::ONE_TIME_SUBMIT);
+        // SAFETY: the slot's last submission completed (waited above), so its command buffer may be
+        // reset and recorded again.
+        unsafe {
+            device
+                .reset_command_buffer(cmd, vk::CommandBufferResetFlags::empty())
+                .ctx("resetting commands")?;
+            device.begin_command_buffer(cmd, &begin).ctx("beginning commands")?;
+        }
+        let value = self.record_frame(cmd, slot, record)?;
+        // SAFETY: `cmd` is recording; the queue is externally synchronised by its mutex; the fence
+        // is unsignalled (reset when it was waited for, or never used).
+        let submitted = unsafe {
+            device.end_command_buffer(cmd).ctx("ending commands").and_then(|()| {
+                let cmds = [cmd];
+                let submit = vk::SubmitInfo::default().command_buffers(&cmds);
+                let queue = shared.queue.lock();
+                device.queue_submit(*queue, &[submit], fence).ctx("submitting commands")
+            })
+        };
+        if let Err(e) = submitted {
+            // Nothing of it reached the GPU.
+            self.abandon_slot(slot)?;
+            return Err(e);
+        }
+        if let Some(own) = self.own.as_mut() {
+            own.submitted[slot] = true;
+            own.next = (slot + 1) % own.cmds.len();
+        }
+        Ok(value)
+    }
+
+    /// Waits for every frame of this `Gpu`'s own in flight and reports each completed (nothing
+    /// on a host's device or without frames in flight).
+    pub fn wait_frames(&mut self) -> Result<()> {
+        for slot in 0..self.own.as_ref().map_or(0, |o| o.cmds.len()) {
+            self.wait_own_slot(slot)?;
+        }
+        Ok(())
+    }
+
+    /// Waits for own slot `slot`'s submission, if one is pending, and reports it completed.
+    fn wait_own_slot(&mut self, slot: usize) -> Result<()> {
+        let Some(own) = self.own.as_mut().filter(|o| o.submitted[slot]) else { return Ok(()) };
+        let fence = own.fences[slot];
+        let started = std::time::Instant::now();
+        // SAFETY: the fence belongs to this device and guards the slot's one submission.
+        let waited = unsafe { self.shared.device.wait_for_fences(&[fence], true, u64::MAX) };
+        self.waited += started.elapsed();
+        waited.ctx("waiting for the GPU")?;
+        // SAFETY: the submission completed, so the fence is no longer in use.
+        unsafe { self.shared.device.reset_fences(&[fence]) }.ctx("resetting a fence")?;
+        own.submitted[slot] = false;
+        self.frame_completed(slot)
     }
 
     /// Records a frame for the host's frame slot `slot` into the host's command buffer `cmd`
@@ -306,16 +428,21 @@ impl Gpu {
         slot: usize,
         record: impl FnOnce(&mut Recorder) -> Result<T>,
     ) -> Result<T> {
-        self.shared.frames.lock().begin(slot).map_err(|e| slot_error(e, slot, self.frames_in_flight()))?;
+        let serial = self
+            .shared
+            .frames
+            .lock()
+            .begin(slot)
+            .map_err(|e| slot_error(e, slot, self.frames_in_flight()))?;
         self.profiler.begin_frame(&self.shared, slot, true);
-        let mut recorder = Recorder::new(&self.shared, cmd, &mut self.profiler);
+        let mut recorder = Recorder::new(&self.shared, (cmd, slot, serial), &mut self.profiler);
         let value = record(&mut recorder);
         let (views, journal) = recorder.into_parts();
         self.slot_views[slot].extend(views);
         if value.is_err() {
             // The host resets `cmd`: the next frame's barriers start from the states before it.
             journal.roll_back();
-            self.release_slot(slot)?;
+            self.abandon_slot(slot)?;
         }
         value
     }
@@ -344,6 +471,23 @@ impl Gpu {
         self.shared.frames.lock().waiting()
     }
 
+    /// Whether frame `serial` ([`Recorder::serial`]) has completed: its readbacks may be read.
+    pub fn frame_done(&self, serial: u64) -> bool {
+        self.shared.frames.lock().completed(serial)
+    }
+
+    /// Marks `slot` free after a frame that never reached the GPU.
+    fn abandon_slot(&mut self, slot: usize) -> Result<()> {
+        let released = self
+            .shared
+            .frames
+            .lock()
+            .abandon(slot)
+            .map_err(|e| slot_error(e, slot, self.frames_in_flight()))?;
+        self.free_slot(slot, released);
+        Ok(())
+    }
+
     /// Marks `slot` free and destroys its views and what no frame in flight uses any more.
     fn release_slot(&mut self, slot: usize) -> Result<()> {
         let released = self
@@ -352,13 +496,17 @@ impl Gpu {
             .lock()
             .complete(slot)
             .map_err(|e| slot_error(e, slot, self.frames_in_flight()))?;
+        self.free_slot(slot, released);
+        Ok(())
+    }
+
+    fn free_slot(&mut self, slot: usize, released: Vec<Retired>) {
         for view in std::mem::take(&mut self.slot_views[slot]) {
             self.shared.destroy_retired(Retired::View(view));
         }
         for item in released {
             self.shared.destroy_retired(item);
         }
-        Ok(())
     }
 
     /// Time the CPU spent waiting for submissions to complete (the fence waits of
@@ -455,6 +603,8 @@ impl Gpu {
     }
 
     fn submit_inner<T>(&mut self, timed: bool, record: impl FnOnce(&mut Recorder) -> Result<T>) -> Result<T> {
+        // What is read after a waited submission includes what the frames before it wrote.
+        self.wait_frames()?;
         let alloc_info = vk::CommandBufferAllocateInfo::default()
             .command_pool(self.pool)
             .level(vk::CommandBufferLevel::PRIMARY)
@@ -466,13 +616,17 @@ impl Gpu {
         // SAFETY: freshly allocated command buffer in the initial state.
         unsafe { device.begin_command_buffer(cmd, &begin) }.ctx("beginning commands")?;
         self.profiler.begin_frame(&self.shared, self.frames_in_flight(), timed);
-        let mut recorder = Recorder::new(&self.shared, cmd, &mut self.profiler);
+        let serial = self.shared.frames.lock().begin_waited();
+        let mut recorder =
+            Recorder::new(&self.shared, (cmd, self.frames_in_flight(), serial), &mut self.profiler);
         let value = record(&mut recorder);
         let (views, journal) = recorder.into_parts();
         let submitted = value.and_then(|v| self.end_and_submit(cmd).map(|()| v));
         if submitted.is_err() {
-            // Nothing reached the GPU: the next frame's barriers start from the states before this one.
+            // Nothing reached the GPU: the next frame's barriers start from the states before this one,
+            // and its readbacks hold nothing of it.
             journal.roll_back();
+            self.shared.frames.lock().abandon_serial(serial);
         }
         // After a failed wait (device lost) the states stay as recorded: nothing later will run.
         let outcome = submitted.and_then(|v| self.wait_and_collect().map(|()| v));
@@ -518,6 +672,9 @@ impl Gpu {
 
 impl Drop for Gpu {
     fn drop(&mut self) {
+        if let Err(e) = self.wait_frames() {
+            tracing::error!("waiting for the frames in flight at shutdown: {e}");
+        }
         let in_flight: Vec<usize> = (0..self.frames_in_flight()).filter(|&s| self.slot_busy(s)).collect();
         if !in_flight.is_empty() {
             tracing::error!(
@@ -534,6 +691,9 @@ impl Drop for Gpu {
             }
             self.shared.device.destroy_command_pool(self.pool, None);
             self.shared.device.destroy_fence(self.fence, None);
+            for &fence in self.own.iter().flat_map(|o| o.fences.iter()) {
+                self.shared.device.destroy_fence(fence, None);
+            }
         }
         for slot in 0..self.frames_in_flight() {
             if let Err(e) = self.release_slot(slot) {

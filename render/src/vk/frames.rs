@@ -30,7 +30,13 @@ pub(crate) struct FrameClock {
     in_flight: Vec<Option<u64>>,
     /// Objects dropped while frames were in flight, with the last serial recorded then.
     retired: Vec<(u64, Retired)>,
+    /// The newest serials whose recording failed: they never ran.
+    abandoned: Vec<u64>,
 }
+
+/// How many failed recordings [`FrameClock::abandoned`] remembers (more than any readback ring
+/// looks back).
+const ABANDONED_KEPT: usize = 8;
 
 /// Why a slot cannot be recorded or completed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +50,37 @@ pub(crate) enum SlotError {
 impl FrameClock {
     /// A clock for `slots` frame slots.
     pub fn new(slots: usize) -> Self {
-        FrameClock { recorded: 0, in_flight: vec![None; slots], retired: Vec::new() }
+        FrameClock { recorded: 0, in_flight: vec![None; slots], retired: Vec::new(), abandoned: Vec::new() }
+    }
+
+    /// A serial for a submission that is waited for at once (never in flight).
+    pub fn begin_waited(&mut self) -> u64 {
+        self.recorded += 1;
+        self.recorded
+    }
+
+    /// Whether frame `serial` was recorded, ran and completed (or was waited for).
+    pub fn completed(&self, serial: u64) -> bool {
+        serial <= self.recorded
+            && !self.in_flight.contains(&Some(serial))
+            && !self.abandoned.contains(&serial)
+    }
+
+    /// Marks `slot`'s frame as never submitted (its recording failed), then frees the slot as
+    /// [`FrameClock::complete`] does.
+    pub fn abandon(&mut self, slot: usize) -> Result<Vec<Retired>, SlotError> {
+        if let Some(&Some(serial)) = self.in_flight.get(slot) {
+            self.abandon_serial(serial);
+        }
+        self.complete(slot)
+    }
+
+    /// Marks frame `serial` as never submitted.
+    pub fn abandon_serial(&mut self, serial: u64) {
+        self.abandoned.push(serial);
+        if self.abandoned.len() > ABANDONED_KEPT {
+            self.abandoned.remove(0);
+        }
     }
 
     /// Whether a frame recorded into `slot` is not completed yet.

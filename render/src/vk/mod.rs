@@ -12,6 +12,7 @@ pub mod instance;
 pub mod pipeline;
 pub mod profiler;
 pub mod readback;
+pub mod readback_ring;
 pub mod recorder;
 pub mod reflect;
 pub mod resource;

@@ -23,6 +23,9 @@ pub enum Access {
     None,
     /// Storage buffer/image read in a compute shader.
     ComputeRead,
+    /// Uniform buffer read in any shader stage (a staged uniform: written by the recorder in the
+    /// command stream).
+    UniformRead,
     /// Sampled image read in a compute shader.
     ComputeSampled,
     /// Storage write (or read-write) in a compute shader.
@@ -53,6 +56,7 @@ impl Access {
         match self {
             Access::None => S::NONE,
             Access::ComputeRead | Access::ComputeSampled | Access::ComputeWrite => S::COMPUTE_SHADER,
+            Access::UniformRead => S::VERTEX_SHADER | S::FRAGMENT_SHADER | S::COMPUTE_SHADER,
             Access::VertexRead => S::VERTEX_SHADER,
             Access::FragmentRead => S::FRAGMENT_SHADER,
             Access::IndirectRead => S::DRAW_INDIRECT,
@@ -68,6 +72,7 @@ impl Access {
         match self {
             Access::None => A::NONE,
             Access::ComputeRead | Access::VertexRead => A::SHADER_STORAGE_READ,
+            Access::UniformRead => A::UNIFORM_READ,
             Access::ComputeSampled => A::SHADER_SAMPLED_READ,
             Access::FragmentRead => A::SHADER_SAMPLED_READ | A::SHADER_STORAGE_READ,
             Access::ComputeWrite => A::SHADER_STORAGE_READ | A::SHADER_STORAGE_WRITE,
@@ -88,7 +93,7 @@ impl Access {
             Access::None => L::UNDEFINED,
             Access::ComputeRead | Access::ComputeWrite => L::GENERAL,
             Access::ComputeSampled | Access::FragmentRead => L::SHADER_READ_ONLY_OPTIMAL,
-            Access::VertexRead | Access::IndirectRead | Access::HostRead => L::GENERAL,
+            Access::VertexRead | Access::IndirectRead | Access::HostRead | Access::UniformRead => L::GENERAL,
             Access::ColorAttachment => L::COLOR_ATTACHMENT_OPTIMAL,
             Access::DepthAttachment => L::DEPTH_ATTACHMENT_OPTIMAL,
             Access::DepthRead => L::DEPTH_READ_ONLY_OPTIMAL,
@@ -120,6 +125,10 @@ pub struct Recorder<'a> {
     shared: &'a Shared,
     /// The command buffer being recorded.
     pub cmd: vk::CommandBuffer,
+    /// The frame slot it belongs to (a host's slot, or the one of the submissions that wait).
+    slot: usize,
+    /// The frame's serial ([`crate::vk::frames`]).
+    serial: u64,
     profiler: &'a mut Profiler,
     /// Image views made for this submission, destroyed once it has completed.
     deferred_views: Vec<vk::ImageView>,
@@ -153,8 +162,32 @@ impl Journal {
 }
 
 impl<'a> Recorder<'a> {
-    pub(crate) fn new(shared: &'a Shared, cmd: vk::CommandBuffer, profiler: &'a mut Profiler) -> Self {
-        Recorder { shared, cmd, profiler, deferred_views: Vec::new(), journal: Journal::default() }
+    pub(crate) fn new(
+        shared: &'a Shared,
+        (cmd, slot, serial): (vk::CommandBuffer, usize, u64),
+        profiler: &'a mut Profiler,
+    ) -> Self {
+        Recorder {
+            shared,
+            cmd,
+            slot,
+            serial,
+            profiler,
+            deferred_views: Vec::new(),
+            journal: Journal::default(),
+        }
+    }
+
+    /// The serial of the frame being recorded: readbacks of it may be read once
+    /// [`crate::Gpu::frame_done`] says so.
+    pub fn serial(&self) -> u64 {
+        self.serial
+    }
+
+    /// The frame slot being recorded: a host's slot (below [`crate::Gpu::frames_in_flight`]), or
+    /// the slot of the submissions that wait (equal to it).
+    pub fn slot(&self) -> usize {
+        self.slot
     }
 
     /// Keeps `views` alive until the submission completes.
@@ -312,8 +345,40 @@ impl<'a> Recorder<'a> {
         unsafe { self.shared.device.cmd_pipeline_barrier2(self.cmd, &dep) };
     }
 
-    /// Emits the barriers `uses` need (also usable outside a pass, e.g. before readback).
+    /// Emits the barriers `uses` need (also usable outside a pass, e.g. before readback), after
+    /// writing into the command stream the host's changes to the staged buffers among them.
     pub fn barriers(&mut self, uses: &[Use<'_>]) {
+        self.flush_staged(uses);
+        self.barriers_only(uses);
+    }
+
+    /// Writes the changed bytes of every staged buffer in `uses` (vkCmdUpdateBuffer), each after
+    /// a barrier against the GPU's earlier uses of it.
+    fn flush_staged(&mut self, uses: &[Use<'_>]) {
+        let dirty: Vec<&Buffer> = uses
+            .iter()
+            .filter_map(|u| match *u {
+                Use::Buffer(b, _) if b.staged_dirty() => Some(b),
+                _ => None,
+            })
+            .collect();
+        if dirty.is_empty() {
+            return;
+        }
+        let writes: Vec<Use<'_>> = dirty.iter().map(|b| Use::Buffer(b, Access::TransferWrite)).collect();
+        self.barriers_only(&writes);
+        for buf in dirty {
+            buf.take_staged(|offset, bytes| {
+                // SAFETY: `cmd` is recording outside a render pass instance; the buffer is alive
+                // with TRANSFER_DST usage (staged buffers get it) and holds `offset + len` bytes
+                // (whole words of its rounded size); the barrier above orders it after earlier uses.
+                unsafe { self.shared.device.cmd_update_buffer(self.cmd, buf.raw, offset, bytes) };
+            });
+        }
+    }
+
+    /// The barriers of `uses`, without flushing staged buffers.
+    fn barriers_only(&mut self, uses: &[Use<'_>]) {
         let mut buffers = Vec::new();
         let mut images = Vec::new();
         for u in uses {

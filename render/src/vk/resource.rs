@@ -24,6 +24,11 @@ pub enum MemoryLocation {
     CpuToGpu,
     /// Host-visible and mapped, read by the CPU (readback).
     GpuToCpu,
+    /// Device-local, written by the CPU through a copy of its bytes on the host that the recorder
+    /// writes into the command stream (vkCmdUpdateBuffer) before the first pass that uses it after
+    /// a change: the constants of a frame travel inside that frame's command buffer, so frames in
+    /// flight never see each other's (per-frame constants, emitters, fog sources, shadow views).
+    Staged,
 }
 
 /// What buffer to create.
@@ -65,9 +70,21 @@ pub struct Buffer {
     pub(crate) id: u64,
     pub(crate) state: SharedState,
     mapped: *mut u8,
+    /// The host's copy of a [`MemoryLocation::Staged`] buffer.
+    staged: Option<Mutex<Staged>>,
     allocation: vk_mem::Allocation,
     shared: Arc<Shared>,
 }
+
+/// A staged buffer's bytes on the host and the range written since they last reached the GPU.
+pub(crate) struct Staged {
+    bytes: Vec<u8>,
+    /// Start and end of the changed bytes (empty when none changed).
+    dirty: std::ops::Range<u64>,
+}
+
+/// The most bytes one vkCmdUpdateBuffer writes.
+const UPDATE_CHUNK_BYTES: u64 = 65_536;
 
 // SAFETY: `mapped` points into a persistently mapped allocation owned by this buffer; access to the
 // mapping goes through `&self`/`&mut self` methods that copy bytes, and the allocation is freed only
@@ -79,10 +96,12 @@ unsafe impl Sync for Buffer {}
 impl Gpu {
     /// Creates a named buffer.
     pub fn create_buffer(&self, desc: &BufferDesc<'_>) -> Result<Buffer> {
-        let info = vk::BufferCreateInfo::default()
-            .size(desc.size.max(4))
-            .usage(desc.usage)
-            .sharing_mode(vk::SharingMode::EXCLUSIVE);
+        let staged = desc.location == MemoryLocation::Staged;
+        let usage = if staged { desc.usage | vk::BufferUsageFlags::TRANSFER_DST } else { desc.usage };
+        // A staged buffer's updates are whole words.
+        let bytes = if staged { desc.size.max(4).next_multiple_of(4) } else { desc.size.max(4) };
+        let info =
+            vk::BufferCreateInfo::default().size(bytes).usage(usage).sharing_mode(vk::SharingMode::EXCLUSIVE);
         let alloc_info = allocation_info(desc.location);
         let shared = &self.shared;
         shared.injected_failure(desc.name)?;
@@ -100,6 +119,11 @@ impl Gpu {
             id,
             state: Arc::new(Mutex::new(TrackedState::untouched())),
             mapped,
+            // Zeros until first written, as the GPU will see them.
+            staged: staged.then(|| {
+                let size = desc.size.max(4).next_multiple_of(4);
+                Mutex::new(Staged { bytes: vec![0; size as usize], dirty: 0..size })
+            }),
             allocation,
             shared: shared.clone(),
         })
@@ -112,11 +136,31 @@ impl Buffer {
         !self.mapped.is_null()
     }
 
-    /// Copies `bytes` into a host-visible buffer at `offset`.
+    /// True for a [`MemoryLocation::Staged`] buffer.
+    pub fn is_staged(&self) -> bool {
+        self.staged.is_some()
+    }
+
+    /// Copies `bytes` into a host-visible buffer at `offset` (for a staged buffer: into its host
+    /// copy, which the next pass that uses it writes into the command stream first).
     ///
-    /// Panics (a programmer bug) when the buffer is not host-visible or the range is out of bounds.
+    /// Panics (a programmer bug) when the buffer is neither host-visible nor staged, or the range
+    /// is out of bounds.
     pub fn write(&mut self, offset: u64, bytes: &[u8]) {
         let end = offset.checked_add(bytes.len() as u64);
+        if let Some(staged) = &self.staged {
+            let Some(end) = end.filter(|&e| e <= self.size) else {
+                crate::error::bug(&format!("write to {} out of range", self.name));
+            };
+            let mut s = staged.lock();
+            s.bytes[offset as usize..end as usize].copy_from_slice(bytes);
+            s.dirty = if s.dirty.is_empty() {
+                offset..end
+            } else {
+                s.dirty.start.min(offset)..s.dirty.end.max(end)
+            };
+            return;
+        }
         if self.mapped.is_null() || end.is_none_or(|e| e > self.size) {
             crate::error::bug(&format!("write to {} out of range or not host-visible", self.name));
         }
@@ -146,6 +190,30 @@ impl Buffer {
         // write is in flight while the CPU reads.
         unsafe { std::ptr::copy_nonoverlapping(self.mapped, out.as_mut_ptr(), out.len()) };
         out
+    }
+}
+
+impl Buffer {
+    /// Whether a staged buffer has bytes the GPU has not been given yet.
+    pub(crate) fn staged_dirty(&self) -> bool {
+        self.staged.as_ref().is_some_and(|s| !s.lock().dirty.is_empty())
+    }
+
+    /// Hands the changed bytes of a staged buffer to `update` as (offset, bytes) pieces of at
+    /// most 64 KiB, each a multiple of 4 bytes at a multiple of 4 (vkCmdUpdateBuffer's rules), and
+    /// marks them given.
+    pub(crate) fn take_staged(&self, mut update: impl FnMut(u64, &[u8])) {
+        let Some(staged) = &self.staged else { return };
+        let mut s = staged.lock();
+        let start = s.dirty.start / 4 * 4;
+        let end = s.dirty.end.next_multiple_of(4).min(s.bytes.len() as u64);
+        let mut offset = start;
+        while offset < end {
+            let n = (end - offset).min(UPDATE_CHUNK_BYTES);
+            update(offset, &s.bytes[offset as usize..(offset + n) as usize]);
+            offset += n;
+        }
+        s.dirty = 0..0;
     }
 }
 
@@ -385,12 +453,12 @@ fn full_range(format: vk::Format, layers: u32, mips: u32) -> vk::ImageSubresourc
 fn allocation_info(location: MemoryLocation) -> vk_mem::AllocationCreateInfo {
     use vk_mem::{AllocationCreateFlags as F, MemoryUsage};
     let flags = match location {
-        MemoryLocation::GpuOnly => F::empty(),
+        MemoryLocation::GpuOnly | MemoryLocation::Staged => F::empty(),
         MemoryLocation::CpuToGpu => F::HOST_ACCESS_SEQUENTIAL_WRITE | F::MAPPED,
         MemoryLocation::GpuToCpu => F::HOST_ACCESS_RANDOM | F::MAPPED,
     };
     let usage = match location {
-        MemoryLocation::GpuOnly => MemoryUsage::AutoPreferDevice,
+        MemoryLocation::GpuOnly | MemoryLocation::Staged => MemoryUsage::AutoPreferDevice,
         _ => MemoryUsage::AutoPreferHost,
     };
     vk_mem::AllocationCreateInfo { flags, usage, ..Default::default() }
