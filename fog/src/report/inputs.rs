@@ -6,11 +6,13 @@ use particles::lsl::import;
 use particles::PartSysData;
 
 use super::ReportInput;
+use crate::classify::{Override, SystemKey};
 use crate::FogError;
 
 /// One input per particle call of `script` that sets a system, labelled `label:line`. Calls that
 /// switch the emitter off (`llParticleSystem([])`) are skipped. The texture is
-/// `PSYS_SRC_TEXTURE` as written (empty when not set: the default texture).
+/// `PSYS_SRC_TEXTURE` as written (empty when not set: the default texture). Every call sets the
+/// one prim's system, so all share a key, derived from `label` ([`SystemKey::from_name`]).
 pub fn inputs_from_lsl(label: &str, script: &str) -> Result<Vec<ReportInput>, FogError> {
     let calls = import(script).map_err(|error| FogError::Lsl { label: label.to_owned(), error })?;
     Ok(calls
@@ -22,12 +24,14 @@ pub fn inputs_from_lsl(label: &str, script: &str) -> Result<Vec<ReportInput>, Fo
             system: c.system,
             attachment: false,
             hud: false,
+            key: SystemKey::from_name(label),
+            override_in_force: Override::Auto,
         })
         .collect())
 }
 
 /// The input of one PSYS block given as hex text. The texture is the block's texture UUID (empty
-/// for the nil UUID: the default texture).
+/// for the nil UUID: the default texture); the key is derived from `label`.
 pub fn input_from_hex(label: &str, hex: &str) -> Result<ReportInput, FogError> {
     let bytes = parse_hex(hex).map_err(|error| FogError::Hex { label: label.to_owned(), error })?;
     let system: PartSysData = match decode(&bytes) {
@@ -37,7 +41,15 @@ pub fn input_from_hex(label: &str, hex: &str) -> Result<ReportInput, FogError> {
     };
     let texture =
         if system.part_image_id.is_nil() { String::new() } else { system.part_image_id.to_string() };
-    Ok(ReportInput { source: label.to_owned(), system, texture, attachment: false, hud: false })
+    Ok(ReportInput {
+        source: label.to_owned(),
+        system,
+        texture,
+        attachment: false,
+        hud: false,
+        key: SystemKey::from_name(label),
+        override_in_force: Override::Auto,
+    })
 }
 
 fn not_a_system(label: &str, reason: String) -> FogError {

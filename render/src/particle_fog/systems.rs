@@ -12,8 +12,9 @@ use std::path::PathBuf;
 
 use assetstats::TextureStats;
 use fog::classify::hysteresis::CROSSFADE_PER_S;
+use fog::overrides_file::OverridesFile;
 use fog::report::{texture_context, ReportInput, UnknownTexturePolicy};
-use fog::{Classifier, SystemContext};
+use fog::{Classifier, Override, SystemContext, SystemKey};
 use glam::Vec3;
 use settings::Settings;
 
@@ -74,6 +75,7 @@ impl FogSystems {
         let mut classifier = Classifier::new();
         for (i, s) in systems.iter().enumerate() {
             classifier.upsert(i, &s.input.system, s.context);
+            classifier.set_override(&i, s.input.override_in_force);
         }
         let n = systems.len();
         FogSystems {
@@ -163,6 +165,29 @@ impl FogSystems {
         self.systems.get(index).map(|s| s.input.source.as_str())
     }
 
+    /// System `index`'s object id and link number, which its override is kept under.
+    pub fn key(&self, index: usize) -> Option<SystemKey> {
+        self.systems.get(index).map(|s| s.input.key)
+    }
+
+    /// System `index`'s per-object override.
+    pub fn override_of(&self, index: usize) -> Override {
+        self.classifier.override_of(&index)
+    }
+
+    /// Sets system `index`'s per-object override; returns false for an index past the systems.
+    /// The decision moves at once and the weight cross-fades toward it from the next
+    /// [`FogSystems::update`] on, at the classifier's rate (no pop).
+    pub fn set_override(&mut self, index: usize, o: Override) -> bool {
+        self.classifier.set_override(&index, o)
+    }
+
+    /// Why system `index` is (or is not) fog, with the override in force; `None` before the
+    /// first update.
+    pub fn explain(&self, index: usize) -> Option<fog::Explanation> {
+        self.classifier.explain(&index)
+    }
+
     /// Systems demoted by the brick budget.
     pub fn demoted(&self) -> u32 {
         self.demoted.iter().filter(|&&d| d).count() as u32
@@ -224,7 +249,39 @@ pub fn report_input(p: &ParticleSource) -> ReportInput {
             p.system.part_image_id.to_string()
         }
     });
-    ReportInput { source: p.name.clone(), system: p.system, texture, attachment: p.attachment, hud: p.hud }
+    ReportInput {
+        source: p.name.clone(),
+        system: p.system,
+        texture,
+        attachment: p.attachment,
+        hud: p.hud,
+        key: p.key,
+        override_in_force: p.fog_override,
+    }
+}
+
+/// `scene` with the overrides `file` holds for its systems (fog or billboards) in place of the
+/// scene's own `override`: the user's word, kept beside settings.xml, over the scene author's.
+pub fn with_stored_overrides(mut scene: Scene, file: &OverridesFile) -> Scene {
+    for p in &mut scene.particles {
+        let stored = file.get(&p.key);
+        if stored != Override::Auto {
+            p.fog_override = stored;
+        }
+    }
+    scene
+}
+
+/// The overrides file beside `settings_file` ([`fog::overrides_file::beside`]), read for a run
+/// that must start anyway: none without a settings file; a missing file is empty; an unreadable
+/// one is logged and left untouched, and no override is taken from it.
+pub fn stored_overrides_for_run(settings_file: Option<&std::path::Path>) -> Option<OverridesFile> {
+    let path = fog::overrides_file::beside(settings_file?);
+    let (file, err) = OverridesFile::open_or_defaults(path);
+    if let Some(e) = err {
+        tracing::warn!("{e}; no per-object overrides are taken from it");
+    }
+    Some(file)
 }
 
 /// Statistics of every named texture (name, file), in parallel; one that cannot be read is logged
