@@ -398,6 +398,34 @@ mod tests {
     }
 
     #[test]
+    fn an_override_fades_one_system_and_the_stored_file_takes_the_scenes_place() {
+        let mut file = OverridesFile::new("particle_fog_overrides.xml");
+        file.set(SystemKey::from_name("far"), Override::Billboards);
+        let scene = with_stored_overrides(two_systems(), &file);
+        let mut fs = FogSystems::for_scene(&scene);
+        assert_eq!(fs.key(0), Some(SystemKey::from_name("near")));
+        assert_eq!((fs.override_of(0), fs.override_of(1)), (Override::Auto, Override::Billboards));
+        let camera = scene.camera.position;
+        let positions: Vec<Vec3> = scene.particles.iter().map(|p| p.position_at(0.0)).collect();
+        let s = settings();
+        for _ in 0..20 {
+            fs.update(&s, camera, &positions, DT, BrickPressure::default());
+        }
+        assert_eq!(fs.weights(), &[1.0, 0.0], "the stored override keeps the far one billboards");
+        assert!(fs.set_override(0, Override::Billboards));
+        assert!(!fs.set_override(2, Override::Fog), "no third system");
+        let mut last = 1.0;
+        for _ in 0..10 {
+            fs.update(&s, camera, &positions, DT, BrickPressure::default());
+            let w = fs.weights()[0];
+            assert!(last - w <= CROSSFADE_PER_S * DT + 1e-6 && w <= last, "{last} -> {w}");
+            last = w;
+        }
+        assert_eq!(fs.weights()[0], 0.0);
+        assert_eq!(fs.explain(0).map(|e| e.rule), Some(fog::classify::RULE_OVERRIDE));
+    }
+
+    #[test]
     fn debug_hues_are_saturated_and_distinct() {
         let hues: Vec<[f32; 3]> = (0..8).map(debug_hue).collect();
         for (i, a) in hues.iter().enumerate() {
