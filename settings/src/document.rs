@@ -154,3 +154,24 @@ fn key_and_value<'a, 'i>(
     let value = value.ok_or_else(|| err(format!("<key>{name}</key> has no value after it")))?;
     Ok((name, value))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_read_with_their_key_lines_and_write_back_the_same() {
+        let text = "<?xml version=\"1.0\" ?>\n<llsd>\n<map>\n    <key>a</key>\n    <integer>1</integer>\n    \
+                    <key>b</key>\n    <map>\n      <key>c</key>\n      <string>x &amp; y</string>\n    </map>\n\
+                    </map>\n</llsd>\n";
+        let path = Path::new("state.xml");
+        let entries = parse_map(path, text).expect("parses");
+        let keys: Vec<(&str, u32)> = entries.iter().map(|e| (e.key.as_str(), e.line)).collect();
+        assert_eq!(keys, [("a", 4), ("b", 6)]);
+        assert_eq!(entries[1].value.get("c"), Some(&Llsd::String("x & y".to_owned())));
+        let written = to_xml_string(entries.iter().map(|e| (e.key.as_str(), &e.value)));
+        assert_eq!(written, text, "the viewer's layout, unchanged");
+        let err = parse_map(path, "<llsd><array/></llsd>").expect_err("not a map");
+        assert!(err.to_string().starts_with("state.xml:1:"), "{err}");
+    }
+}
