@@ -128,16 +128,18 @@ fn a_corrupt_overrides_file_is_refused_and_left_as_it_was() {
 }
 
 #[test]
-fn a_scene_override_that_is_not_a_mode_is_an_error_naming_the_source() {
+fn a_scene_override_that_is_not_a_mode_is_an_error_at_its_value() {
     let d = dir("scene");
-    std::fs::write(d.join("scene.toml"), SCENE.replace("override = \"fog\"", "override = \"always\""))
-        .expect("w");
+    let text = SCENE.replace("override = \"fog\"", "override = \"always\"");
+    std::fs::write(d.join("scene.toml"), &text).expect("w");
     let out = classify(&d, &[]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("scene.toml:") && err.contains("override \"always\" is not auto, fog or billboards"),
-        "{err}"
+    // The line of `override`, the column after `override = `.
+    let line = 1 + text.lines().position(|l| l.starts_with("override =")).expect("override line");
+    let at = format!(
+        "scene.toml:{line}:12: particles \"puffs\": override \"always\" is not auto, fog or billboards"
     );
+    assert!(err.contains(&at), "{at} in {err}");
     let _ = std::fs::remove_dir_all(&d);
 }
