@@ -182,6 +182,14 @@ impl FogSystems {
         self.classifier.set_override(&index, o)
     }
 
+    /// Writes every system's override into `file` under its key (an automatic one removes what
+    /// the file held), for a host that keeps them as the user's state ([`OverridesFile::save`]).
+    pub fn store_overrides(&self, file: &mut OverridesFile) {
+        for (i, s) in self.systems.iter().enumerate() {
+            file.set(s.input.key, self.override_of(i));
+        }
+    }
+
     /// Why system `index` is (or is not) fog, with the override in force; `None` before the
     /// first update.
     pub fn explain(&self, index: usize) -> Option<fog::Explanation> {
@@ -423,6 +431,22 @@ mod tests {
         }
         assert_eq!(fs.weights()[0], 0.0);
         assert_eq!(fs.explain(0).map(|e| e.rule), Some(fog::classify::RULE_OVERRIDE));
+    }
+
+    #[test]
+    fn overrides_set_per_system_survive_a_save_and_load() {
+        let dir = std::env::temp_dir().join(format!("pf-systems-overrides-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join(fog::overrides_file::FILE_NAME);
+        let mut fs = FogSystems::for_scene(&two_systems());
+        fs.set_override(1, Override::Billboards);
+        let mut file = OverridesFile::new(&path);
+        fs.store_overrides(&mut file);
+        file.save(settings::SaveMode::Normal).expect("saves");
+        let loaded = OverridesFile::load(&path).expect("loads");
+        let again = FogSystems::for_scene(&with_stored_overrides(two_systems(), &loaded));
+        assert_eq!((again.override_of(0), again.override_of(1)), (Override::Auto, Override::Billboards));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
