@@ -1,10 +1,11 @@
-//! Classification cost: one `classify` pass over 10,000 distinct systems, and the per-frame
-//! `Classifier::update` with nothing dirty (the steady state). Budget: 2 ms each.
+//! Classification cost: one `classify` pass over 10,000 distinct systems, the per-frame
+//! `Classifier::update` with nothing dirty (the steady state), and a frame in which a person flips
+//! the per-object overrides of 100 of them. Budget: 2 ms each.
 // `criterion_group!` generates an undocumented public function.
 #![allow(missing_docs)]
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use fog::classify::{classify, Classifier, SystemContext, TextureVerdict};
+use fog::classify::{classify, Classifier, Override, SystemContext, TextureVerdict};
 use glam::{Vec2, Vec3, Vec4};
 use particles::types::{pattern, PartFlags, PartSysData};
 use settings::Settings;
@@ -66,6 +67,17 @@ fn bench(c: &mut Criterion) {
     }
     c.bench_function("update 10k systems, nothing dirty", |b| {
         b.iter(|| classifier.update(black_box(&settings), 1, 1.0 / 60.0))
+    });
+    let mut fog = false;
+    c.bench_function("100 overrides flipped + update (10k systems)", |b| {
+        b.iter(|| {
+            fog = !fog;
+            let o = if fog { Override::Fog } else { Override::Auto };
+            for i in 0..100u32 {
+                classifier.set_override(&(i * 97), o);
+            }
+            classifier.update(black_box(&settings), 1, 1.0 / 60.0);
+        })
     });
     c.bench_function("upsert 10k unchanged + update", |b| {
         b.iter(|| {

@@ -30,4 +30,15 @@ pub enum FogError {
         /// The decoder's reason.
         reason: String,
     },
+    /// A per-object override (or its key) that does not read.
+    #[error("override {text:?}: {reason}")]
+    BadOverride {
+        /// The text as given.
+        text: String,
+        /// What was wrong.
+        reason: String,
+    },
+    /// The overrides file cannot be read, is not an overrides file, or cannot be written.
+    #[error("{0}")]
+    OverridesFile(String),
 }

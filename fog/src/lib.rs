@@ -9,6 +9,7 @@
 //! - [`kernel`]: a carrier's mass and kernel (width law, cell weights, fixed point).
 //! - [`splat`]: the CPU twin of the GPU brick splat.
 //! - [`density`]: the field as the march samples it, its export grid and Mitsuba `.vol` writer.
+//! - [`overrides_file`]: the per-object overrides file beside settings.xml (LLSD, foreign entries kept).
 //! - [`march`]: the CPU twin of the brick march (transmittance, in-scatter, the cloud span).
 #![forbid(unsafe_code)]
 
@@ -19,11 +20,12 @@ mod error;
 pub mod froxel;
 pub mod kernel;
 pub mod march;
+pub mod overrides_file;
 pub mod report;
 pub mod splat;
 
 pub use classify::{
-    classify, Assessment, Classifier, Exclusion, ExclusionSet, Explanation, Factors, Measures, SystemContext,
-    TextureVerdict, Verdict,
+    classify, Assessment, Classifier, Exclusion, ExclusionSet, Explanation, Factors, Measures, Override,
+    SystemContext, SystemKey, TextureVerdict, Verdict,
 };
 pub use error::FogError;

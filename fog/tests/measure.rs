@@ -205,3 +205,32 @@ fn ramps_are_smooth_and_bands_are_ordered() {
     assert_eq!(alive_band(ALIVE_HI as u32), alive_band(1000));
     assert_ne!(alive_band(ALIVE_HI as u32 - 1), alive_band(ALIVE_HI as u32));
 }
+
+#[test]
+fn spreading_is_the_width_one_moments_puffs_cover_at_death_over_at_birth() {
+    // A burst thrown outward at 1 m/s from a 1 m sphere: the cloud's spread travel is half the
+    // speed (0.5 m/s), so after 4 s the puffs of one moment span 2 (1 + 0.5 * 4) + 2 = 8 m,
+    // against 2 * 1 + 1 = 3 m at birth.
+    let mut s = PartSysData {
+        pattern: pattern::EXPLODE,
+        burst_speed_min: 1.0,
+        burst_speed_max: 1.0,
+        burst_radius: 1.0,
+        ..sys()
+    };
+    s.part.max_age = 4.0;
+    s.part.flags = PartFlags(PartFlags::INTERP_SCALE);
+    s.part.start_scale = Vec2::splat(1.0);
+    s.part.end_scale = Vec2::splat(2.0);
+    let m = |s: &PartSysData| measure(s, &SystemContext::default(), &Settings::default()).spreading;
+    assert!((m(&s) - 8.0 / 3.0).abs() < 1e-5, "got {}", m(&s));
+    // Dropped at rest, growing from 0.1 to 1 m: only the puff's growth spreads it.
+    let mut trail = sys();
+    trail.part.flags = PartFlags(PartFlags::INTERP_SCALE);
+    trail.part.start_scale = Vec2::splat(0.1);
+    trail.part.end_scale = Vec2::splat(1.0);
+    assert!((m(&trail) - 10.0).abs() < 1e-4, "got {}", m(&trail));
+    // The same scale rules without INTERP_SCALE keep the start size: nothing spreads.
+    trail.part.flags = PartFlags(0);
+    assert_eq!(m(&trail), 1.0);
+}

@@ -25,7 +25,15 @@ fn mist() -> PartSysData {
 }
 
 fn input(source: &str, system: PartSysData, texture: &str) -> ReportInput {
-    ReportInput { source: source.into(), system, texture: texture.into(), attachment: false, hud: false }
+    ReportInput {
+        source: source.into(),
+        system,
+        texture: texture.into(),
+        attachment: false,
+        hud: false,
+        key: fog::SystemKey::from_name(source),
+        override_in_force: fog::Override::Auto,
+    }
 }
 
 /// A soft texture; its factor is smoothstep(SOFTNESS_LO, SOFTNESS_HI, softness).
@@ -126,6 +134,10 @@ fn text_table_names_each_system_and_its_reasons() {
     let tiny_row = lines.iter().position(|l| l.starts_with("tiny.lsl:12")).expect("tiny row");
     assert!(lines[tiny_row].contains("too_small"));
     let why = lines[tiny_row + 1];
-    assert!(why.starts_with("    why: ") && why.contains("0.20 m is under the 0.5 m minimum"), "{why}");
+    assert!(
+        why.starts_with("    why: ")
+            && why.contains("particles are 0.20 m: smaller than the 0.5 m the design converts"),
+        "{why}"
+    );
     assert!(lines[tiny_row + 2].contains("make the particles at least 0.5 m across"), "{text}");
 }

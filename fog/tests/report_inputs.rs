@@ -93,3 +93,18 @@ fn bad_hex_and_null_blocks_are_errors_not_panics() {
     assert!(matches!(input_from_hex("x", ""), Err(FogError::NotASystem { .. })));
     assert!(matches!(input_from_hex("x", "00ff"), Err(FogError::NotASystem { .. })));
 }
+
+#[test]
+fn a_scripts_calls_share_its_object_id_and_take_their_link_number() {
+    let script = "default { state_entry() {\n\
+        llParticleSystem([PSYS_PART_MAX_AGE, 5.0]);\n\
+        llLinkParticleSystem(3, [PSYS_PART_MAX_AGE, 5.0]);\n\
+        llLinkParticleSystem(LINK_ROOT, [PSYS_PART_MAX_AGE, 5.0]);\n\
+        llLinkParticleSystem(LINK_SET, [PSYS_PART_MAX_AGE, 5.0]);\n\
+    } }";
+    let inputs = inputs_from_lsl("chimney.lsl", script).expect("imports");
+    let links: Vec<u32> = inputs.iter().map(|i| i.key.link).collect();
+    assert_eq!(links, [0, 3, 1, 0], "own prim, link 3, the root, a set only the script knows");
+    let object = fog::SystemKey::from_name("chimney.lsl").object;
+    assert!(inputs.iter().all(|i| i.key.object == object), "one object");
+}

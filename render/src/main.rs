@@ -32,7 +32,8 @@ struct GpuArgs {
 /// Settings for subcommands that render or classify: a settings.xml and overrides.
 #[derive(clap::Args, Debug, Default)]
 pub struct SettingsArgs {
-    /// A viewer settings.xml to read settings from (missing file: defaults; at most 16 MiB).
+    /// A viewer settings.xml to read settings from (missing file: defaults; at most 16 MiB). The
+    /// per-object overrides are read from particle_fog_overrides.xml beside it.
     #[arg(long = "settings", value_name = "FILE")]
     pub file: Option<PathBuf>,
     /// Override one setting, e.g. `--set RenderVKParticleFog=true`; repeatable, later wins (each
@@ -174,6 +175,15 @@ struct ClassifyArgs {
     /// How a texture without statistics is treated (unknown: stays a billboard).
     #[arg(long, default_value = "unknown", value_parser = ["unknown", "soft", "shaped"])]
     unknown_texture: String,
+    /// A per-object override, ID=fog|billboards|auto: ID is a system's id (OBJECT or OBJECT#LINK,
+    /// as the report lists it) or its source name; repeatable, later wins. Over the scene's
+    /// `override` and the overrides file beside --settings (particle_fog_overrides.xml).
+    #[arg(long = "override", value_name = "ID=MODE")]
+    fog_overrides: Vec<String>,
+    /// Save the --override values into the overrides file beside --settings
+    /// (particle_fog_overrides.xml; foreign entries kept; a corrupt file is refused, untouched).
+    #[arg(long, requires = "file")]
+    save_overrides: bool,
     /// Print JSON instead of a table.
     #[arg(long)]
     json: bool,
@@ -348,7 +358,12 @@ fn run_classify(a: ClassifyArgs) -> anyhow::Result<String> {
     };
     let policy: fog::report::UnknownTexturePolicy = a.unknown_texture.parse()?;
     let s = cli::classify::settings_for(a.settings.file.as_ref(), &a.settings.overrides)?;
-    cli::classify::run(&source, a.texture_dir.as_deref(), policy, &s, a.json)
+    let overrides = cli::classify::Overrides {
+        file: a.settings.file.as_deref().map(fog::overrides_file::beside),
+        given: &a.fog_overrides,
+        save: a.save_overrides,
+    };
+    cli::classify::run(&source, a.texture_dir.as_deref(), policy, &s, &overrides, a.json)
 }
 
 fn run_bench(a: BenchArgs) -> anyhow::Result<String> {

@@ -28,21 +28,14 @@
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
-use roxmltree::{Document, Node};
+use roxmltree::Node;
 
-use crate::entry::{malformed, new_entry, read_known, with_value};
+use crate::document::{visit_entries, TOP_LEVEL_INDENT, XML_HEADER, XML_TRAILER};
+use crate::entry::{new_entry, read_known, with_value};
 use crate::lines::LineIndex;
-use crate::llsd::{element_children, line_of, write_map_entry, Llsd, LlsdParseError, MAX_DEPTH};
-use crate::nesting::first_too_deep;
+use crate::llsd::{write_map_entry, Llsd};
 use crate::table::{find, find_or_err, SettingDesc, SettingValue, SETTINGS};
 use crate::{Settings, SettingsError};
-
-/// Indentation of the top-level keys, as the viewer's pretty formatter writes them.
-const TOP_LEVEL_INDENT: usize = 4;
-/// The document header the viewer writes.
-const XML_HEADER: &str = "<?xml version=\"1.0\" ?>\n<llsd>\n<map>\n";
-/// The document trailer the viewer writes.
-const XML_TRAILER: &str = "</map>\n</llsd>\n";
 
 /// Whether [`SettingsFile::save`] may replace a file that failed to load.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,23 +122,9 @@ impl SettingsFile {
 
     /// Parses the text of a settings file; `path` is used in messages and by `save`.
     pub fn parse(path: impl Into<PathBuf>, text: &str) -> Result<SettingsFile, SettingsError> {
-        let path = path.into();
-        let lines = LineIndex::new(text);
-        check_nesting(&path, text, &lines)?;
-        let doc = Document::parse(text).map_err(|e| SettingsError::Xml {
-            path: path.clone(),
-            line: e.pos().row,
-            column: e.pos().col,
-            message: e.to_string(),
-        })?;
-        let map = top_level_map(&doc).map_err(|e| malformed(&path, e))?;
         let mut file = SettingsFile::new(path);
-        let mut children = element_children(map);
-        while let Some(key_node) = children.next() {
-            let (name, value_node) =
-                key_and_value(key_node, children.next()).map_err(|e| malformed(&file.path, e))?;
-            file.read_entry(name, value_node, &lines)?;
-        }
+        let path = file.path.clone();
+        visit_entries(&path, text, |name, value_node, lines| file.read_entry(name, value_node, lines))?;
         Ok(file)
     }
 
@@ -157,7 +136,7 @@ impl SettingsFile {
         lines: &LineIndex,
     ) -> Result<(), SettingsError> {
         let Some(desc) = find(&name) else {
-            let value = Llsd::from_xml(node).map_err(|e| malformed(&self.path, e))?;
+            let value = Llsd::from_xml(node).map_err(|e| crate::entry::malformed(&self.path, e))?;
             self.entries.push(Entry::Foreign(name, value));
             return Ok(());
         };
@@ -252,61 +231,6 @@ impl SettingsFile {
         self.load_failure = None;
         Ok(())
     }
-}
-
-/// Elements a document may nest: `<llsd>`, the top-level `<map>`, an entry's value nesting at most
-/// [`MAX_DEPTH`] containers, and the scalar inside the deepest one.
-const MAX_ELEMENT_DEPTH: usize = MAX_DEPTH + 3;
-
-/// Refuses a document nested deeper than [`MAX_ELEMENT_DEPTH`] before the XML parser, which
-/// recurses per element, sees it.
-fn check_nesting(path: &Path, text: &str, lines: &LineIndex) -> Result<(), SettingsError> {
-    let Some(at) = first_too_deep(text, MAX_ELEMENT_DEPTH) else {
-        return Ok(());
-    };
-    let reason = format!(
-        "elements nested deeper than {MAX_ELEMENT_DEPTH} levels: an LLSD value may nest at most \
-         {MAX_DEPTH} (the limit)"
-    );
-    Err(SettingsError::Malformed { path: path.to_owned(), line: lines.line_at(at), reason })
-}
-
-/// The `<map>` under `<llsd>`, or why the document is not a settings file.
-fn top_level_map<'a, 'i>(doc: &'a Document<'i>) -> Result<Node<'a, 'i>, LlsdParseError> {
-    let root = doc.root_element();
-    let line = line_of(root);
-    if root.tag_name().name() != "llsd" {
-        let reason = format!("root element is <{}>, expected <llsd>", root.tag_name().name());
-        return Err(LlsdParseError { line, reason });
-    }
-    let mut children = element_children(root);
-    match (children.next(), children.next()) {
-        (Some(map), None) if map.tag_name().name() == "map" => Ok(map),
-        (Some(other), None) => Err(LlsdParseError {
-            line: line_of(other),
-            reason: format!("<llsd> holds <{}>, expected <map>", other.tag_name().name()),
-        }),
-        (None, _) => Err(LlsdParseError { line, reason: "<llsd> holds no <map>".to_owned() }),
-        (Some(_), Some(extra)) => Err(LlsdParseError {
-            line: line_of(extra),
-            reason: "<llsd> holds more than one value".to_owned(),
-        }),
-    }
-}
-
-/// A `<key>` node's name and the value node after it.
-fn key_and_value<'a, 'i>(
-    key: Node<'a, 'i>,
-    value: Option<Node<'a, 'i>>,
-) -> Result<(String, Node<'a, 'i>), LlsdParseError> {
-    // The line is looked up only for an error: finding it scans the text before the key.
-    let err = |reason: String| LlsdParseError { line: line_of(key), reason };
-    if key.tag_name().name() != "key" {
-        return Err(err(format!("<map> holds <{}> where a <key> was expected", key.tag_name().name())));
-    }
-    let name: String = key.children().filter_map(|c| c.text()).collect();
-    let value = value.ok_or_else(|| err(format!("<key>{name}</key> has no value after it")))?;
-    Ok((name, value))
 }
 
 /// The row of `desc` in [`SETTINGS`].

@@ -8,6 +8,8 @@
 //!   changing only the `Value` of what was set; [`save`] says how a save treats the file system.
 //! * [`SettingsHandle`]: live settings; the renderer checks [`SettingsHandle::version`] once per
 //!   frame and takes a new [`SettingsHandle::snapshot`] when it moved.
+//! * [`document`]: the reader and writer of LLSD map documents that settings.xml and the per-user
+//!   files beside it share (bounds, nesting, line numbers, atomic saves).
 //! * [`cli`]: text helpers for `particle-fog settings list|get|set` and `--set NAME=VALUE`.
 //!
 //! ```
@@ -30,6 +32,7 @@
 #![forbid(unsafe_code)]
 
 pub mod cli;
+pub mod document;
 mod entry;
 mod error;
 mod file;

@@ -38,7 +38,10 @@ fn describe(factor: &str) -> (&'static str, &'static str) {
             "particles seen moving too many sizes per second",
             "slower or larger particles, or more of them, so that each overlaps the next along its path",
         ),
-        "long_lived" => ("particles living too briefly", "a longer PSYS_PART_MAX_AGE"),
+        "long_lived" => (
+            "particles living too briefly without spreading as smoke does",
+            "a longer PSYS_PART_MAX_AGE, or puffs that grow or fly apart as they fade",
+        ),
         "normal_blend" => ("a non-normal blend", "the normal alpha blend"),
         "soft" => ("a texture that is not a soft puff", "a soft, round puff texture"),
         "alive" => ("too few particles alive", "a higher burst count or rate"),

@@ -125,41 +125,49 @@ impl Exclusion {
         }
     }
 
-    /// A sentence for creators with the measured value and the limit.
+    /// A sentence for creators in plain words: the measured value and the limit the design sets.
     pub fn sentence(self, sys: &PartSysData, m: &Measures) -> String {
         let part = &sys.part;
         match self {
             Exclusion::AdditiveBlend | Exclusion::NonNormalBlend => format!(
-                "blend pair ({}, {}) is not the normal alpha blend ({}, {}); other blends glow or \
-                 tint through and stay billboards",
+                "blend pair ({}, {}) is not the normal alpha blend ({}, {}): additive and other blends \
+                 glow or tint through, and the design keeps them billboards",
                 part.blend_func_source,
                 part.blend_func_dest,
                 blend::SOURCE_ALPHA,
                 blend::ONE_MINUS_SOURCE_ALPHA
             ),
-            Exclusion::Glow => format!("glow {:.2} is above 0; glowing particles stay billboards", m.glow),
-            Exclusion::Ribbon => "RIBBON joins particles into a strip; ribbons stay billboards".into(),
-            Exclusion::TargetPos => "TARGET_POS steers particles to a target; stays billboards".into(),
-            Exclusion::TargetLinear => {
-                "TARGET_LINEAR draws a line to a target (beam or leash); stays billboards".into()
+            Exclusion::Glow => {
+                format!("particles glow ({:.2}): the design keeps glowing particles billboards", m.glow)
             }
-            Exclusion::FollowVelocity => "FOLLOW_VELOCITY turns the sprites with their motion, and \
-                 the texture is not round or the particles are not square, so the turning shows; \
-                 stays billboards"
+            Exclusion::Ribbon => "RIBBON joins the particles into a strip: ribbons are never fog".into(),
+            Exclusion::TargetPos => {
+                "TARGET_POS steers the particles to a target: targeted particles are never fog".into()
+            }
+            Exclusion::TargetLinear => {
+                "TARGET_LINEAR draws a line to a target (a beam or leash): targeted particles are never fog"
+                    .into()
+            }
+            Exclusion::FollowVelocity => "the sprites turn with their motion (FOLLOW_VELOCITY), and the \
+                 texture is not round or the particles are not square, so the turning shows: the design \
+                 keeps such sprites billboards"
                 .into(),
             Exclusion::TooSmall => {
-                format!("mean particle size {:.2} m is under the {MIN_SIZE_M} m minimum", m.size_m)
+                format!(
+                    "particles are {:.2} m: smaller than the {MIN_SIZE_M} m the design converts",
+                    m.size_m
+                )
             }
             Exclusion::TooFast => format!(
-                "particles are thrown, blown or fall at {:.1} m/s (RMS over their life of the \
-                 launch, the wind and the acceleration less its upward part), over the \
-                 {MAX_SPEED_M_PER_S} m/s ceiling for fast content (sparks, rain, jets)",
+                "particles are thrown, blown or fall at {:.1} m/s (RMS over their life of the launch, the \
+                 wind and the acceleration less its upward part): faster than the {MAX_SPEED_M_PER_S} m/s \
+                 the design converts (sparks, rain, jets)",
                 m.ballistic_speed_m_per_s
             ),
             Exclusion::Streaks => format!(
-                "particles move {:.1} sizes per second as seen over their life (RMS {:.2} m/s, mean \
-                 size {:.2} m; {:.0} % of the motion hidden in a continuous stream): they streak \
-                 rather than drift (limit {STREAK_SIZES_PER_S})",
+                "particles move {:.1} sizes per second as seen over their life (RMS {:.2} m/s, mean size \
+                 {:.2} m; {:.0} % of the motion hidden in a continuous stream): they streak rather than \
+                 drift, over the {STREAK_SIZES_PER_S} the design converts",
                 m.sizes_per_s,
                 m.speed_m_per_s,
                 m.size_m,
@@ -167,16 +175,34 @@ impl Exclusion {
             ),
             Exclusion::ShortLived => short_lived_sentence(m),
             Exclusion::ShapedTexture => {
-                "the texture is shaped (not a soft puff); shaped sprites stay billboards".into()
+                "the texture is shaped (not a soft puff): the design keeps shaped sprites billboards".into()
             }
             Exclusion::UnknownTexture => {
-                "the texture's statistics are not known; it stays a billboard until they are".into()
+                "the texture's statistics are not known yet: it stays billboards until they are".into()
             }
-            Exclusion::Attachment => "worn on an avatar and RenderVKParticleFogAttachments is off".into(),
-            Exclusion::Hud => "a HUD attachment; HUD particles are never fog".into(),
+            Exclusion::Attachment => "worn on an avatar: the design keeps attachments billboards while \
+                 RenderVKParticleFogAttachments is off"
+                .into(),
+            Exclusion::Hud => "a HUD attachment: HUD particles are never fog".into(),
             Exclusion::VolumetricFogOff => "RenderVKVolumetricFog is off".into(),
             Exclusion::ParticleFogOff => "RenderVKParticleFog is off".into(),
         }
+    }
+
+    /// True when a per-object override to fog ([`super::Override::Fog`]) passes this exclusion: a
+    /// person may judge small, fast, brief, shaped, blended, glowing, turning or worn particles to
+    /// be fog. Ribbons, targeted particles and HUD particles make no sense as fog, and the two
+    /// settings switches are the viewer's, not the object's: no override passes those.
+    pub fn overridable(self) -> bool {
+        !matches!(
+            self,
+            Exclusion::Ribbon
+                | Exclusion::TargetPos
+                | Exclusion::TargetLinear
+                | Exclusion::Hud
+                | Exclusion::VolumetricFogOff
+                | Exclusion::ParticleFogOff
+        )
     }
 }
 
@@ -218,11 +244,12 @@ impl Exclusion {
 fn short_lived_sentence(m: &Measures) -> String {
     if m.source_life_s < m.particle_life_s {
         format!(
-            "the source dies after {:.2} s (particles live {:.2} s), under the {MIN_LIFE_S} s minimum",
+            "the source dies after {:.2} s (particles live {:.2} s): shorter than the {MIN_LIFE_S} s \
+             the design converts",
             m.source_life_s, m.particle_life_s
         )
     } else {
-        format!("particle life {:.2} s is under the {MIN_LIFE_S} s minimum", m.life_s)
+        format!("particles live {:.2} s: shorter than the {MIN_LIFE_S} s the design converts", m.life_s)
     }
 }
 

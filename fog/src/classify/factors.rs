@@ -36,6 +36,15 @@ pub const SLOW_SIZES_PER_S_HI: f32 = super::exclusion::STREAK_SIZES_PER_S;
 pub const LONG_LIFE_LO_S: f32 = 1.5;
 /// Effect life at which `long_lived` is 1, seconds.
 pub const LONG_LIFE_HI_S: f32 = 4.0;
+/// Spreading ([`Measures::spreading`]) at which `long_lived` starts rising for content that lives
+/// less than [`LONG_LIFE_HI_S`]: the smoke of one moment covering twice its width at birth, so
+/// spreading alone takes its column density to a quarter. Less than that, and a puff that fades
+/// to nothing does so by other means: flames burn out, drops fall away.
+pub const SPREADING_LO: f32 = 2.0;
+/// Spreading at which `long_lived` is 1 whatever the life: four times the width, the column
+/// density at 1/16 (about 6 %), near the few per cent at which faint smoke vanishes against what
+/// is behind it; the puffs' fade is their dilution, which the density bricks draw as it is.
+pub const SPREADING_HI: f32 = 4.0;
 /// Texture softness at which `soft` starts rising: assetstats' soft/shaped boundary (a texture is
 /// soft exactly when its softness is above 0.5, its weakest check just passing).
 pub const SOFTNESS_LO: f32 = 0.5;
@@ -70,7 +79,8 @@ pub struct Factors {
     pub faint: f32,
     /// Slow relative to size: few own sizes travelled per second where the puffs are seen apart.
     pub slow: f32,
-    /// The effect lives long enough to read as a volume.
+    /// The effect lives long enough to read as a volume, or its puffs disperse as smoke does
+    /// (the larger of the life ramp and the spreading ramp).
     pub long_lived: f32,
     /// Normal alpha blend (1) or not (0; also a hard exclusion).
     pub normal_blend: f32,
@@ -88,7 +98,11 @@ impl Factors {
             big: smoothstep(BIG_OVERLAP_LO, BIG_OVERLAP_HI, m.overlap),
             faint: 1.0 - smoothstep(FAINT_ALPHA_LO, FAINT_ALPHA_HI, m.alpha),
             slow: 1.0 - smoothstep(SLOW_SIZES_PER_S_LO, SLOW_SIZES_PER_S_HI, sizes_per_s),
-            long_lived: smoothstep(LONG_LIFE_LO_S, LONG_LIFE_HI_S, m.life_s),
+            long_lived: smoothstep(LONG_LIFE_LO_S, LONG_LIFE_HI_S, m.life_s).max(smoothstep(
+                SPREADING_LO,
+                SPREADING_HI,
+                m.spreading,
+            )),
             normal_blend: if normal_blend { 1.0 } else { 0.0 },
             soft: texture.map_or(0.0, |t| soft_factor(t, m.size_m)),
             alive: smoothstep(ALIVE_LO, ALIVE_HI, m.alive),

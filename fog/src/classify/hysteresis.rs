@@ -4,6 +4,10 @@
 //!   `RenderVKParticleFogThreshold`, reverts when it falls below threshold - 0.2
 //!   ([`HYSTERESIS_BAND`]), and keeps its previous state in between; a new system starts as a
 //!   billboard. A score wandering inside the band therefore never flips a system.
+//! * **Overrides**: a person's [`Override`] per system ([`Classifier::set_override`]) decides over
+//!   the hysteresis, which keeps running beneath it: a change of override moves the decision at
+//!   once (no re-classification) and the weight cross-fades like any other change; back at
+//!   [`Override::Auto`] the system takes the automatic decision it would have had.
 //! * **Cross-fade**: the blend weight moves toward its target (1 converted, 0 not) at
 //!   [`CROSSFADE_PER_S`] per second, so a full cross-fade takes 1 s and no frame changes the weight
 //!   by more than `dt * CROSSFADE_PER_S`.
@@ -23,6 +27,7 @@ use settings::Settings;
 
 use super::assess::{classify, Assessment, Explanation, Verdict, HYSTERESIS_BAND};
 use super::factors::alive_band;
+use super::overrides::Override;
 use super::{SystemContext, TextureVerdict};
 
 /// Cross-fade rate of the blend weight, 1/s: a full fade from billboard to fog takes 1 s.
@@ -57,6 +62,10 @@ struct System {
     ctx: SystemContext,
     key: InputKey,
     assessment: Option<Assessment>,
+    /// The hysteresis' decision, whatever the override.
+    auto_converted: bool,
+    override_: Override,
+    /// The decision in force: `auto_converted` under the override.
     converted: bool,
     weight: f32,
     dirty: bool,
@@ -121,6 +130,8 @@ impl<K: Eq + Hash + Clone> Classifier<K> {
                     ctx,
                     key,
                     assessment: None,
+                    auto_converted: false,
+                    override_: Override::Auto,
                     converted: false,
                     weight: 0.0,
                     dirty: true,
@@ -164,10 +175,11 @@ impl<K: Eq + Hash + Clone> Classifier<K> {
             self.evaluations += 1;
             let score = a.decision_score();
             if score >= self.threshold {
-                s.converted = true;
+                s.auto_converted = true;
             } else if score < self.threshold - HYSTERESIS_BAND {
-                s.converted = false;
+                s.auto_converted = false;
             }
+            s.converted = s.override_.decide(s.auto_converted, a.exclusions);
             s.assessment = Some(a);
             if s.weight != target(s.converted) && !s.fading {
                 s.fading = true;
@@ -175,6 +187,33 @@ impl<K: Eq + Hash + Clone> Classifier<K> {
             }
         }
         self.advance(dt_s);
+    }
+
+    /// Sets a system's per-object override; returns false for an unknown system. The decision
+    /// moves at once (from the latest assessment, or at the next [`Classifier::update`] before the
+    /// first) and the weight cross-fades toward it from the next update on, at
+    /// [`CROSSFADE_PER_S`].
+    pub fn set_override(&mut self, id: &K, o: Override) -> bool {
+        let Some(s) = self.systems.get_mut(id) else {
+            return false;
+        };
+        if s.override_ == o {
+            return true;
+        }
+        s.override_ = o;
+        if let Some(a) = &s.assessment {
+            s.converted = o.decide(s.auto_converted, a.exclusions);
+            if s.weight != target(s.converted) && !s.fading {
+                s.fading = true;
+                self.fading.push(id.clone());
+            }
+        }
+        true
+    }
+
+    /// A system's per-object override ([`Override::Auto`] for an unknown system).
+    pub fn override_of(&self, id: &K) -> Override {
+        self.systems.get(id).map_or(Override::Auto, |s| s.override_)
     }
 
     /// Moves every fading weight toward its target by at most `dt_s * CROSSFADE_PER_S`, and
@@ -226,7 +265,7 @@ impl<K: Eq + Hash + Clone> Classifier<K> {
         let s = self.systems.get(id)?;
         let a = s.assessment.as_ref()?;
         let verdict = if s.converted { Verdict::Fog } else { Verdict::Billboard };
-        Some(Explanation::new(&s.sys, a, verdict, s.weight))
+        Some(Explanation::with_override(&s.sys, a, verdict, s.weight, s.override_))
     }
 
     /// How many times a system has been classified since creation (for tests and profiling).

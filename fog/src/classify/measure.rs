@@ -37,6 +37,14 @@
 //! * **Life** ([`Measures::life_s`]): the particle max age, shortened to the source's remaining
 //!   life (`max_age - start_age`) when the source is mortal: a source that dies quickly is a
 //!   short-lived effect.
+//! * **Spreading** ([`Measures::spreading`]): how far the smoke of one moment spreads over a
+//!   particle's life: the width of what the puffs emitted together cover when they die over the
+//!   width at their birth. The width at age `t` is `2 (r + spread t) + s(t)`: the emission sphere
+//!   (radius `r`) widened by the spread travel of the cloud ([`Cloud`]) plus a puff's size then.
+//!   Smoke, steam and mist are aerosols that dilute into the air: a puff's material spreads over a
+//!   growing region while its column density falls as `1 / spreading^2`, which is what the density
+//!   bricks draw (mass conserved, the kernel growing while its peak drops). Flames burn out where
+//!   they are and drops fall as drops; neither spreads.
 //! * **Alive**: the live count when the simulation knows it, otherwise the steady-state estimate
 //!   `emitted per second * min(particle life, source life)`, capped at `RenderMaxPartCount`.
 //!   Bursts happen at most once per frame (the viewer's burst timer drops its remainder), taken at
@@ -153,6 +161,9 @@ pub struct Measures {
     /// Share of the seen motion hidden in a continuous stream, 0..1 (module docs, "Continuous
     /// streams"): 0 for puffs apart all their life, 1 for a column that stands still.
     pub stream_continuity: f32,
+    /// Width of what the puffs of one moment cover at the end of their life over the width at
+    /// their birth (module docs, "Spreading"); 1 for puffs that neither grow nor spread apart.
+    pub spreading: f32,
     /// Luminance of the particle colour averaged over life (Rec. 709, 0..1).
     pub luminance: f32,
     /// Largest glow, start or end, 0..1.
@@ -197,6 +208,7 @@ pub fn measure(sys: &PartSysData, ctx: &SystemContext, settings: &Settings) -> M
         cloud_overlap,
     };
     let seen = seen_over_life(sys, &sizes, particle_life_s, &packing);
+    let spreading = growth.spreading(sys, particle_life_s);
     let interp = part.flags.contains(PartFlags::INTERP_COLOR);
     let colour = if interp { (part.start_color + part.end_color) * 0.5 } else { part.start_color };
     let texture_alpha = ctx.texture.map_or(1.0, |t| t.mean_alpha.clamp(0.0, 1.0));
@@ -214,6 +226,7 @@ pub fn measure(sys: &PartSysData, ctx: &SystemContext, settings: &Settings) -> M
         overlap: seen.overlap,
         sizes_per_s: seen.sizes_per_s,
         stream_continuity: seen.stream_continuity,
+        spreading,
         alpha: finite_or(colour.w, 1.0).clamp(0.0, 1.0) * texture_alpha,
         luminance: finite_or_zero(colour.truncate().clamp(Vec3::ZERO, Vec3::ONE).dot(LUMA)),
         glow: finite_or(part.start_glow, 1.0).max(finite_or(part.end_glow, 1.0)).max(0.0),
@@ -526,6 +539,25 @@ impl Growth {
             common_m_per_s: common * v0,
             half_accel_m_per_s2: 0.5 * sys.part_accel.length(),
             wind: sys.part.flags.contains(PartFlags::WIND),
+        }
+    }
+
+    /// [`Measures::spreading`] over a particle life of `life_s`: the width `2 (r + spread t) + s`
+    /// at death over the width at birth; 1 where neither is readable and positive, infinite for
+    /// puffs born with no width that gain one.
+    fn spreading(&self, sys: &PartSysData, life_s: f32) -> f32 {
+        let part = &sys.part;
+        let size = |v: glam::Vec2| finite_or_zero((v.x * v.y).abs().sqrt());
+        let start = size(part.start_scale);
+        let end = if part.flags.contains(PartFlags::INTERP_SCALE) { size(part.end_scale) } else { start };
+        let born = 2.0 * self.radius_m + start;
+        let dies = finite_or_zero(2.0 * (self.radius_m + self.spread_m_per_s * life_s) + end);
+        if born > 0.0 {
+            finite_or(dies / born, f32::INFINITY)
+        } else if dies > 0.0 {
+            f32::INFINITY
+        } else {
+            1.0
         }
     }
 

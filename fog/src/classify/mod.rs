@@ -12,9 +12,12 @@
 //!    long-lived, normal blend, soft texture, enough alive) ([`Factors`]).
 //! 4. [`assess`]: the pure [`classify()`] combining the three into an [`Assessment`], and the
 //!    creator-facing [`Explanation`].
-//! 5. [`hysteresis`]: the [`Classifier`], which converts above `RenderVKParticleFogThreshold`,
-//!    reverts below threshold - 0.2, keeps its state in between, cross-fades the blend weight at a
-//!    bounded rate, and re-evaluates a system only when its inputs change.
+//! 5. [`overrides`]: a person's per-object [`Override`] (automatic, always fog, never fog),
+//!    keyed by [`SystemKey`] (object id and link number).
+//! 6. [`hysteresis`]: the [`Classifier`], which converts above `RenderVKParticleFogThreshold`,
+//!    reverts below threshold - 0.2, keeps its state in between, applies each system's override,
+//!    cross-fades the blend weight at a bounded rate, and re-evaluates a system only when its
+//!    inputs or its override change.
 //!
 //! Viewer facts (patterns, flags, update rules) are from the viewer's `llpartdata.h`,
 //! `llviewerpartsource.cpp` and `llviewerpartsim.cpp`; the classification is this project's design.
@@ -25,14 +28,19 @@ pub mod exclusion;
 pub mod factors;
 pub mod hysteresis;
 pub mod measure;
+pub mod overrides;
 
 use assetstats::{Shape, TextureStats};
 
-pub use assess::{classify, one_shot_weight, Assessment, ExclusionNote, Explanation, Verdict};
+pub use assess::{
+    classify, one_shot_weight, one_shot_weight_with, Assessment, ExclusionNote, Explanation, Verdict,
+    RULE_OVERRIDE, RULE_SCORE,
+};
 pub use exclusion::{Exclusion, ExclusionSet};
 pub use factors::Factors;
 pub use hysteresis::Classifier;
 pub use measure::Measures;
+pub use overrides::{Override, SystemKey};
 
 /// What the classifier needs to know about a system's texture: a digest of the texture
 /// statistics (`assetstats::TextureStats`, converted with `From`). A system whose texture has no statistics yet passes

@@ -12,7 +12,8 @@ use particles::types::PartSysData;
 use serde_json::{json, Map, Value};
 use settings::Settings;
 
-use crate::classify::{classify, Explanation, SystemContext, TextureVerdict};
+use crate::classify::{classify, Explanation, Override, SystemContext, SystemKey, TextureVerdict};
+use crate::overrides_file::OverridesFile;
 use crate::FogError;
 
 mod inputs;
@@ -69,6 +70,10 @@ pub struct ReportInput {
     pub attachment: bool,
     /// A HUD attachment.
     pub hud: bool,
+    /// The system's object id and link number, which its per-object override is stored under.
+    pub key: SystemKey,
+    /// The per-object override in force.
+    pub override_in_force: Override,
 }
 
 /// One reported system.
@@ -78,6 +83,8 @@ pub struct ReportRow {
     pub source: String,
     /// The texture as named.
     pub texture: String,
+    /// The system's object id and link number.
+    pub key: SystemKey,
     /// The one-shot explanation.
     pub explanation: Explanation,
 }
@@ -101,10 +108,68 @@ where
             let ctx =
                 SystemContext { attachment: input.attachment, hud: input.hud, texture, live_count: None };
             let a = classify(&input.system, &ctx, settings);
-            let explanation = Explanation::one_shot(&input.system, &a, settings);
-            ReportRow { source: input.source.clone(), texture: input.texture.clone(), explanation }
+            let explanation =
+                Explanation::one_shot_with(&input.system, &a, settings, input.override_in_force);
+            ReportRow {
+                source: input.source.clone(),
+                texture: input.texture.clone(),
+                key: input.key,
+                explanation,
+            }
         })
         .collect()
+}
+
+/// Applies per-object overrides to `inputs` (over each input's own, e.g. a scene's): first those
+/// `file` holds for their keys (the file holds only fog and billboards), then each
+/// `ID=MODE` of `given` (later wins), where ID is a system's key (`OBJECT` or `OBJECT#LINK`, as the
+/// report lists it) or its source name, and MODE `auto`, `fog` or `billboards`. An ID that names
+/// no input is an error listing the names.
+pub fn apply_overrides(
+    inputs: &mut [ReportInput],
+    file: Option<&OverridesFile>,
+    given: &[String],
+) -> Result<(), FogError> {
+    if let Some(file) = file {
+        for input in inputs.iter_mut() {
+            let stored = file.get(&input.key);
+            if stored != Override::Auto {
+                input.override_in_force = stored;
+            }
+        }
+    }
+    for text in given {
+        let (id, mode) = parse_assignment(text)?;
+        let by_key = id.parse::<SystemKey>().ok();
+        let mut matched = false;
+        for input in inputs.iter_mut() {
+            if by_key.map_or(input.source == id, |k| k == input.key) {
+                input.override_in_force = mode;
+                matched = true;
+            }
+        }
+        if !matched {
+            let names: Vec<String> = inputs.iter().map(|i| format!("{} ({})", i.source, i.key)).collect();
+            return Err(FogError::BadOverride {
+                text: text.clone(),
+                reason: format!("no system has that id or name; the systems: {}", names.join(", ")),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// `ID=MODE` as (ID, the override).
+pub fn parse_assignment(text: &str) -> Result<(&str, Override), FogError> {
+    let (id, mode) = text.rsplit_once('=').ok_or_else(|| FogError::BadOverride {
+        text: text.to_owned(),
+        reason: "not of the form ID=fog|billboards|auto".to_owned(),
+    })?;
+    let mode = mode.parse::<Override>().map_err(|_| FogError::BadOverride {
+        text: text.to_owned(),
+        reason: format!("{mode:?} is not fog, billboards or auto"),
+    })?;
+    Ok((id.trim(), mode))
 }
 
 /// The texture verdict of `input`: `lookup`'s for its texture name; when it has none, the
@@ -144,8 +209,10 @@ fn num(x: f32) -> Value {
     serde_json::Number::from_f64(r).map_or(Value::Null, Value::Number)
 }
 
-/// The JSON report: `{"systems":[{"source","texture","verdict","score","weight","emission",
-/// "exclusions":[ids],"reasons":[sentences],"factors":{..},"measures":{..}}]}`.
+/// The JSON report: `{"systems":[{"source","id","texture","verdict","score","weight","emission",
+/// "rule","override","exclusions":[ids],"reasons":[sentences],"decision","to_change",
+/// "factors":{..},"measures":{..}}]}`; `rule` is what decided (an exclusion's id, `score` or
+/// `override`), `override` the per-object override in force (`auto`, `fog`, `billboards`).
 pub fn report_json(rows: &[ReportRow]) -> Value {
     let systems: Vec<Value> = rows.iter().map(row_json).collect();
     json!({ "systems": systems })
@@ -159,11 +226,14 @@ fn row_json(row: &ReportRow) -> Value {
     let m = &e.measures;
     json!({
         "source": row.source,
+        "id": row.key.to_string(),
         "texture": row.texture,
         "verdict": e.verdict.as_str(),
         "score": num(e.score),
         "weight": num(e.weight),
         "emission": num(e.emission),
+        "rule": e.rule,
+        "override": e.override_in_force.as_str(),
         "exclusions": e.exclusions.iter().map(|n| n.id).collect::<Vec<_>>(),
         "reasons": e.exclusions.iter().map(|n| n.sentence.as_str()).collect::<Vec<_>>(),
         "decision": e.decision,
@@ -179,13 +249,15 @@ fn row_json(row: &ReportRow) -> Value {
             "alive": num(m.alive),
             "spacing_m": num(m.spacing_m()),
             "overlap": num(m.overlap),
+            "spreading": num(m.spreading),
             "alpha": num(m.alpha),
         },
     })
 }
 
 /// The human text table: one line per system (source, verdict, score, weight, the factors, the
-/// exclusion ids), then one indented line per exclusion sentence.
+/// exclusion ids), then indented lines: why, what would change it, every further exclusion's
+/// sentence, and the system's id with its per-object override.
 pub fn report_table(rows: &[ReportRow]) -> String {
     let mut out = String::new();
     let _ = writeln!(
@@ -220,6 +292,7 @@ pub fn report_table(rows: &[ReportRow]) -> String {
         for note in e.exclusions.iter().skip(1) {
             let _ = writeln!(out, "    also {}: {}", note.id, note.sentence);
         }
+        let _ = writeln!(out, "    id {}, override {} (rule: {})", row.key, e.override_in_force, e.rule);
     }
     out
 }

@@ -197,7 +197,10 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
 /// The job's scene and its settings: the defaults (or the settings file), then the scene's own,
 /// then the command line's.
 pub(crate) fn load_scene(job: &RenderJob) -> anyhow::Result<(crate::scene::Scene, settings::Settings)> {
-    let scene = crate::scene::load(&job.scene)?;
+    let mut scene = crate::scene::load(&job.scene)?;
+    if let Some(file) = crate::particle_fog::systems::stored_overrides_for_run(job.settings_file.as_deref()) {
+        scene = crate::particle_fog::systems::with_stored_overrides(scene, &file);
+    }
     for w in &scene.warnings {
         tracing::warn!("{}: {w}", job.scene.display());
     }

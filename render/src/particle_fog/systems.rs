@@ -12,8 +12,9 @@ use std::path::PathBuf;
 
 use assetstats::TextureStats;
 use fog::classify::hysteresis::CROSSFADE_PER_S;
+use fog::overrides_file::OverridesFile;
 use fog::report::{texture_context, ReportInput, UnknownTexturePolicy};
-use fog::{Classifier, SystemContext};
+use fog::{Classifier, Override, SystemContext, SystemKey};
 use glam::Vec3;
 use settings::Settings;
 
@@ -74,6 +75,7 @@ impl FogSystems {
         let mut classifier = Classifier::new();
         for (i, s) in systems.iter().enumerate() {
             classifier.upsert(i, &s.input.system, s.context);
+            classifier.set_override(&i, s.input.override_in_force);
         }
         let n = systems.len();
         FogSystems {
@@ -163,6 +165,37 @@ impl FogSystems {
         self.systems.get(index).map(|s| s.input.source.as_str())
     }
 
+    /// System `index`'s object id and link number, which its override is kept under.
+    pub fn key(&self, index: usize) -> Option<SystemKey> {
+        self.systems.get(index).map(|s| s.input.key)
+    }
+
+    /// System `index`'s per-object override.
+    pub fn override_of(&self, index: usize) -> Override {
+        self.classifier.override_of(&index)
+    }
+
+    /// Sets system `index`'s per-object override; returns false for an index past the systems.
+    /// The decision moves at once and the weight cross-fades toward it from the next
+    /// [`FogSystems::update`] on, at the classifier's rate (no pop).
+    pub fn set_override(&mut self, index: usize, o: Override) -> bool {
+        self.classifier.set_override(&index, o)
+    }
+
+    /// Writes every system's override into `file` under its key (an automatic one removes what
+    /// the file held), for a host that keeps them as the user's state ([`OverridesFile::save`]).
+    pub fn store_overrides(&self, file: &mut OverridesFile) {
+        for (i, s) in self.systems.iter().enumerate() {
+            file.set(s.input.key, self.override_of(i));
+        }
+    }
+
+    /// Why system `index` is (or is not) fog, with the override in force; `None` before the
+    /// first update.
+    pub fn explain(&self, index: usize) -> Option<fog::Explanation> {
+        self.classifier.explain(&index)
+    }
+
     /// Systems demoted by the brick budget.
     pub fn demoted(&self) -> u32 {
         self.demoted.iter().filter(|&&d| d).count() as u32
@@ -224,7 +257,39 @@ pub fn report_input(p: &ParticleSource) -> ReportInput {
             p.system.part_image_id.to_string()
         }
     });
-    ReportInput { source: p.name.clone(), system: p.system, texture, attachment: p.attachment, hud: p.hud }
+    ReportInput {
+        source: p.name.clone(),
+        system: p.system,
+        texture,
+        attachment: p.attachment,
+        hud: p.hud,
+        key: p.key,
+        override_in_force: p.fog_override,
+    }
+}
+
+/// `scene` with the overrides `file` holds for its systems (fog or billboards) in place of the
+/// scene's own `override`: the user's word, kept beside settings.xml, over the scene author's.
+pub fn with_stored_overrides(mut scene: Scene, file: &OverridesFile) -> Scene {
+    for p in &mut scene.particles {
+        let stored = file.get(&p.key);
+        if stored != Override::Auto {
+            p.fog_override = stored;
+        }
+    }
+    scene
+}
+
+/// The overrides file beside `settings_file` ([`fog::overrides_file::beside`]), read for a run
+/// that must start anyway: none without a settings file; a missing file is empty; an unreadable
+/// one is logged and left untouched, and no override is taken from it.
+pub fn stored_overrides_for_run(settings_file: Option<&std::path::Path>) -> Option<OverridesFile> {
+    let path = fog::overrides_file::beside(settings_file?);
+    let (file, err) = OverridesFile::open_or_defaults(path);
+    if let Some(e) = err {
+        tracing::warn!("{e}; no per-object overrides are taken from it");
+    }
+    Some(file)
 }
 
 /// Statistics of every named texture (name, file), in parallel; one that cannot be read is logged
@@ -338,6 +403,50 @@ mod tests {
         assert_eq!(range_fade(64.0, 64.0), 0.0);
         let mid = range_fade(60.0, 64.0);
         assert!(mid > 0.0 && mid < 1.0, "a fade band, not a cut: {mid}");
+    }
+
+    #[test]
+    fn an_override_fades_one_system_and_the_stored_file_takes_the_scenes_place() {
+        let mut file = OverridesFile::new("particle_fog_overrides.xml");
+        file.set(SystemKey::from_name("far"), Override::Billboards);
+        let scene = with_stored_overrides(two_systems(), &file);
+        let mut fs = FogSystems::for_scene(&scene);
+        assert_eq!(fs.key(0), Some(SystemKey::from_name("near")));
+        assert_eq!((fs.override_of(0), fs.override_of(1)), (Override::Auto, Override::Billboards));
+        let camera = scene.camera.position;
+        let positions: Vec<Vec3> = scene.particles.iter().map(|p| p.position_at(0.0)).collect();
+        let s = settings();
+        for _ in 0..20 {
+            fs.update(&s, camera, &positions, DT, BrickPressure::default());
+        }
+        assert_eq!(fs.weights(), &[1.0, 0.0], "the stored override keeps the far one billboards");
+        assert!(fs.set_override(0, Override::Billboards));
+        assert!(!fs.set_override(2, Override::Fog), "no third system");
+        let mut last = 1.0;
+        for _ in 0..10 {
+            fs.update(&s, camera, &positions, DT, BrickPressure::default());
+            let w = fs.weights()[0];
+            assert!(last - w <= CROSSFADE_PER_S * DT + 1e-6 && w <= last, "{last} -> {w}");
+            last = w;
+        }
+        assert_eq!(fs.weights()[0], 0.0);
+        assert_eq!(fs.explain(0).map(|e| e.rule), Some(fog::classify::RULE_OVERRIDE));
+    }
+
+    #[test]
+    fn overrides_set_per_system_survive_a_save_and_load() {
+        let dir = std::env::temp_dir().join(format!("pf-systems-overrides-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("dir");
+        let path = dir.join(fog::overrides_file::FILE_NAME);
+        let mut fs = FogSystems::for_scene(&two_systems());
+        fs.set_override(1, Override::Billboards);
+        let mut file = OverridesFile::new(&path);
+        fs.store_overrides(&mut file);
+        file.save(settings::SaveMode::Normal).expect("saves");
+        let loaded = OverridesFile::load(&path).expect("loads");
+        let again = FogSystems::for_scene(&with_stored_overrides(two_systems(), &loaded));
+        assert_eq!((again.override_of(0), again.override_of(1)), (Override::Auto, Override::Billboards));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

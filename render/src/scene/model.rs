@@ -284,6 +284,11 @@ pub struct ParticleSource {
     pub hud: bool,
     /// Target position for TARGET_POS / TARGET_LINEAR, m; `None` = the source itself.
     pub target: Option<Vec3>,
+    /// The object id and link number its per-object override is kept under (`object`, `link`;
+    /// without `object`, an id derived from the name).
+    pub key: fog::SystemKey,
+    /// The scene's per-object override (`override`). Default [`fog::Override::Auto`].
+    pub fog_override: fog::Override,
 }
 
 /// Motion of a particle source prim.

@@ -79,7 +79,46 @@ fn source(ctx: &mut Ctx<'_>, p: &RawParticles) -> Result<ParticleSource, SceneEr
         attachment: p.attachment.unwrap_or(false),
         hud: p.hud.unwrap_or(false),
         target: p.target.as_ref().map(|t| ctx.v3(t, "target")).transpose()?,
+        key: key(ctx, p)?,
+        fog_override: fog_override(ctx, p)?,
         name,
+    })
+}
+
+/// The source's object id and link number: `object` (a UUID) or an id derived from its name, and
+/// `link` (0..=256, default 0).
+fn key(ctx: &mut Ctx<'_>, p: &RawParticles) -> Result<fog::SystemKey, SceneError> {
+    let name = p.name.get_ref();
+    let mut key = match &p.object {
+        Some(o) => {
+            let object = o
+                .get_ref()
+                .parse::<particles::Uuid>()
+                .map_err(|e| ctx.invalid(o.span(), format!("particles {name:?}: object: {e}")))?;
+            fog::SystemKey { object, link: 0 }
+        }
+        None => fog::SystemKey::from_name(name),
+    };
+    if let Some(link) = &p.link {
+        let max = fog::classify::overrides::MAX_LINK;
+        key.link = u32::try_from(*link.get_ref()).ok().filter(|l| *l <= max).ok_or_else(|| {
+            ctx.invalid(link.span(), format!("particles {name:?}: link {} is not 0..={max}", link.get_ref()))
+        })?;
+    }
+    Ok(key)
+}
+
+/// The source's `override`: `auto` (default), `fog` or `billboards`.
+fn fog_override(ctx: &mut Ctx<'_>, p: &RawParticles) -> Result<fog::Override, SceneError> {
+    let Some(o) = &p.fog_override else {
+        return Ok(fog::Override::Auto);
+    };
+    o.get_ref().parse::<fog::Override>().map_err(|_| {
+        let name = p.name.get_ref();
+        ctx.invalid(
+            o.span(),
+            format!("particles {name:?}: override {:?} is not auto, fog or billboards", o.get_ref()),
+        )
     })
 }
 

@@ -151,6 +151,10 @@ pub(crate) struct RawParticles {
     pub attachment: Option<bool>,
     pub hud: Option<bool>,
     pub target: Option<V3>,
+    pub object: Option<S<String>>,
+    pub link: Option<S<i64>>,
+    #[serde(rename = "override")]
+    pub fog_override: Option<S<String>>,
 }
 
 #[derive(Deserialize)]
