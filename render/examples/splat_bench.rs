@@ -64,7 +64,7 @@ fn run() -> anyhow::Result<()> {
     })?;
     sources.write(0, bytemuck::bytes_of(&source));
     let key = PoolKey { voxel_size_m: voxel, budget_bytes: 512 << 20, max_sources: 1 };
-    let mut fog = ParticleFog::new(&mut gpu, key)?;
+    let mut fog = ParticleFog::new(&gpu, key)?;
     gpu.profiler.clear();
     for _ in 0..frames {
         fog.prepare(camera, current);

@@ -269,3 +269,45 @@ fn a_failed_submission_leaves_the_tracked_layouts_as_they_were() {
         Ok(())
     });
 }
+
+#[test]
+fn a_staged_buffer_reaches_the_gpu_whole_and_then_only_its_changes() {
+    // 150,002 bytes: more than two 64 KiB vkCmdUpdateBuffer pieces and not a whole number of
+    // words; then a change in the middle, across a piece boundary, written alone.
+    gpu_test(|gpu| {
+        const BYTES: usize = 150_002;
+        let mut staged = gpu.create_buffer(&BufferDesc {
+            name: "test.staged",
+            size: BYTES as u64,
+            usage: vk::BufferUsageFlags::STORAGE_BUFFER | vk::BufferUsageFlags::TRANSFER_SRC,
+            location: MemoryLocation::Staged,
+        })?;
+        let out = gpu.create_buffer(&BufferDesc {
+            name: "test.staged.out",
+            size: BYTES as u64,
+            usage: vk::BufferUsageFlags::TRANSFER_DST,
+            location: MemoryLocation::GpuToCpu,
+        })?;
+        let mut expected: Vec<u8> = (0..BYTES).map(|i| (i * 7 % 251) as u8).collect();
+        staged.write(0, &expected);
+        let copy = |gpu: &mut Gpu, staged: &render::vk::resource::Buffer| {
+            gpu.submit(|rec| {
+                let uses =
+                    [Use::Buffer(staged, Access::TransferRead), Use::Buffer(&out, Access::TransferWrite)];
+                rec.pass("test.staged.copy", &uses, |rec| rec.copy_buffer(staged, &out, BYTES as u64));
+                rec.barriers(&[Use::Buffer(&out, Access::HostRead)]);
+                Ok(())
+            })
+        };
+        copy(gpu, &staged)?;
+        assert!(out.read() == expected, "the whole buffer after the first write");
+        let change: Vec<u8> = vec![0xAB; 1001];
+        staged.write(65_000, &change);
+        expected[65_000..66_001].copy_from_slice(&change);
+        copy(gpu, &staged)?;
+        assert!(out.read() == expected, "the change across the 64 KiB boundary, the rest kept");
+        copy(gpu, &staged)?;
+        assert!(out.read() == expected, "a frame without changes keeps the contents");
+        Ok(())
+    });
+}

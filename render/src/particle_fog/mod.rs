@@ -81,9 +81,9 @@ pub struct ParticleFog {
 
 impl ParticleFog {
     /// Creates the pool and passes for `key`.
-    pub fn new(gpu: &mut Gpu, key: PoolKey) -> Result<ParticleFog> {
+    pub fn new(gpu: &Gpu, key: PoolKey) -> Result<ParticleFog> {
         let mut pool = BrickPool::new(gpu, key.budget_bytes, key.max_sources)?;
-        pool.initialise(gpu)?;
+        pool.initialise();
         let readback =
             ReadbackRing::new(gpu, "fog.bricks.counters.readback", (stats::words::COUNT * 4) as u64)?;
         let system_readback =
@@ -144,6 +144,7 @@ impl ParticleFog {
     pub fn record(&mut self, rec: &mut Recorder<'_>, particles: &GpuParticles, sources: &Buffer) {
         let inputs = particles.live_buffers();
         let capacity = particles.desc().capacity;
+        self.pool.record_first_clear(rec);
         let p = &self.pool;
         rec.fill_buffer(&p.page, u32::MAX);
         let mut reset = vec![0u32; stats::words::COUNT];

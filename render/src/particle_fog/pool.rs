@@ -19,6 +19,10 @@
 //!   scatters toward the camera, written by `fog.brick_light`): 10³ voxels per slot (the interior
 //!   and a one-voxel apron), slots laid out in a 3D grid of bricks.
 //!
+//! The first contents (every slot free, the dispatches' constant parts) are staged and the
+//! accumulators zeroed in the first frame that uses the pool, so making a pool (the toggle, a new
+//! voxel size or budget) submits nothing and waits for nothing.
+//!
 //! Memory: everything above counts against the budget; the slot count is what remains after the
 //! fixed tables, divided by [`BYTES_PER_SLOT`], and is also capped so that no storage buffer
 //! exceeds `maxStorageBufferRange` and no atlas side exceeds `maxImageDimension3D`.
@@ -30,7 +34,7 @@ use crate::error::{RenderError, Result};
 use crate::gpu_types::{BrickUniform, GpuFogSource};
 use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::recorder::Access;
+use crate::vk::recorder::{Access, Recorder};
 use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
 
 /// Words of `fog.bricks.counters` (`C_WORDS` in bricks.glsl).
@@ -125,18 +129,34 @@ pub struct BrickPool {
     pub atlas_tint: Image,
     /// `fog.bricks.atlas_light` (RGBA16F: the light each voxel scatters toward the camera).
     pub atlas_light: Image,
-    /// `fog.bricks.slot_key` is ready (free list filled, keys cleared).
-    initialised: bool,
+    /// Whether a frame has zeroed the accumulators ([`BrickPool::record_first_clear`]).
+    cleared: bool,
 }
 
 /// Storage buffer usable as a copy source and destination.
 fn storage(gpu: &Gpu, what: &str, bytes: u64, extra: vk::BufferUsageFlags) -> Result<Buffer> {
+    storage_at(gpu, what, bytes, extra, MemoryLocation::GpuOnly)
+}
+
+/// A storage buffer whose first contents the host writes ([`MemoryLocation::Staged`]: they reach
+/// the GPU in the first frame that uses it, with no submission of their own).
+fn staged(gpu: &Gpu, what: &str, bytes: u64, extra: vk::BufferUsageFlags) -> Result<Buffer> {
+    storage_at(gpu, what, bytes, extra, MemoryLocation::Staged)
+}
+
+fn storage_at(
+    gpu: &Gpu,
+    what: &str,
+    bytes: u64,
+    extra: vk::BufferUsageFlags,
+    location: MemoryLocation,
+) -> Result<Buffer> {
     use vk::BufferUsageFlags as U;
     gpu.create_buffer(&BufferDesc {
         name: &crate::names::resource("fog.bricks", what),
         size: bytes,
         usage: U::STORAGE_BUFFER | U::TRANSFER_DST | U::TRANSFER_SRC | extra,
-        location: MemoryLocation::GpuOnly,
+        location,
     })
 }
 
@@ -191,9 +211,9 @@ impl BrickPool {
                 location: MemoryLocation::Staged,
             })?,
             page: storage(gpu, "page", PAGE_ENTRIES as u64 * WORD, u)?,
-            slot_key: storage(gpu, "slot_key", cap * 16, u)?,
+            slot_key: staged(gpu, "slot_key", cap * 16, u)?,
             slot_frame: storage(gpu, "slot_frame", cap * WORD, u)?,
-            free_list: storage(gpu, "free_list", (cap + 1) * WORD, u)?,
+            free_list: staged(gpu, "free_list", (cap + 1) * WORD, u)?,
             requests: storage(gpu, "requests", (u64::from(max_requests) + cap) * WORD, u)?,
             counters: storage(
                 gpu,
@@ -202,40 +222,40 @@ impl BrickPool {
                 vk::BufferUsageFlags::INDIRECT_BUFFER,
             )?,
             system_bricks: storage(gpu, "system_bricks", u64::from(max_sources.max(1)) * WORD, u)?,
-            dispatch: storage(gpu, "dispatch", 9 * WORD, vk::BufferUsageFlags::INDIRECT_BUFFER)?,
+            dispatch: staged(gpu, "dispatch", 9 * WORD, vk::BufferUsageFlags::INDIRECT_BUFFER)?,
             accum_ext: storage(gpu, "accum_ext", cells, u)?,
             accum_tint: storage(gpu, "accum_tint", cap * fog::splat::TINT_WORDS as u64 * WORD, u)?,
             slot_max: storage(gpu, "slot_max", cap * WORD, u)?,
             atlas_density: image("atlas_density", vk::Format::R32_SFLOAT)?,
             atlas_tint: image("atlas_tint", vk::Format::R8G8B8A8_UNORM)?,
             atlas_light: image("atlas_light", vk::Format::R16G16B16A16_SFLOAT)?,
-            initialised: false,
+            cleared: false,
         })
     }
 
-    /// Fills the free list with every slot, frees every key and zeroes the accumulators (once,
-    /// before the first frame; outside a submission).
-    pub fn initialise(&mut self, gpu: &mut Gpu) -> Result<()> {
-        if self.initialised {
-            return Ok(());
-        }
+    /// Writes the free list with every slot, every key freed and the dispatches' constant parts
+    /// (staged: they reach the GPU in the first frame that uses them), once, after creation.
+    pub fn initialise(&mut self) {
         let mut free = Vec::with_capacity(self.capacity as usize + 1);
         free.push(self.capacity);
         free.extend((0..self.capacity).rev());
-        gpu.upload(&self.free_list, bytemuck::cast_slice(&free))?;
+        self.free_list.write(0, bytemuck::cast_slice(&free));
         let keys: Vec<[i32; 4]> = vec![[0, 0, 0, -1]; self.capacity as usize];
-        gpu.upload(&self.slot_key, bytemuck::cast_slice(&keys))?;
+        self.slot_key.write(0, bytemuck::cast_slice(&keys));
         // The x of each dispatch is copied from the counters every frame; y and z stay.
         let dispatch: [u32; 9] = [0, 1, 1, 0, 1, 1, 0, LIGHT_GROUPS_PER_BRICK, 1];
-        gpu.upload(&self.dispatch, bytemuck::cast_slice(&dispatch))?;
-        gpu.submit_untimed(|rec| {
-            for b in [&self.accum_ext, &self.accum_tint, &self.slot_frame, &self.slot_max] {
-                rec.fill_buffer(b, 0);
-            }
-            Ok(())
-        })?;
-        self.initialised = true;
-        Ok(())
+        self.dispatch.write(0, bytemuck::cast_slice(&dispatch));
+    }
+
+    /// Zeroes the accumulators and slot records in the first frame recorded after creation
+    /// (nothing in later frames).
+    pub fn record_first_clear(&mut self, rec: &mut Recorder<'_>) {
+        if std::mem::replace(&mut self.cleared, true) {
+            return;
+        }
+        for b in [&self.accum_ext, &self.accum_tint, &self.slot_frame, &self.slot_max] {
+            rec.fill_buffer(b, 0);
+        }
     }
 
     /// The brick passes' bindings (bricks.glsl), with `particles` = (pool, alive list of this
