@@ -14,6 +14,7 @@ pub mod fog_gpu;
 pub mod frame;
 pub mod gpu_types;
 pub mod input;
+pub mod mitsuba;
 pub mod names;
 pub mod particle_fog;
 pub mod particle_textures;

@@ -93,6 +93,13 @@ struct RenderArgs {
     /// (`<scene>_camera.json`) into this folder.
     #[arg(long, value_name = "DIR")]
     export_density: Option<PathBuf>,
+    /// After the last frame, write it as a Mitsuba 3 scene into this folder: `<scene>.xml`
+    /// (camera, sun, local lights and projectors, objects as meshes, the particle fog as a
+    /// heterogeneous medium), `<scene>_hdr.exr` (this renderer's linear radiance before exposure
+    /// and tone mapping) and `<scene>_fog.exr` (what the frame adds in front of the opaque
+    /// surfaces, and the particle fog's transmittance as alpha)
+    #[arg(long, value_name = "DIR")]
+    export_mitsuba: Option<PathBuf>,
     /// Also render the first frame with RenderVKParticleFog off (`<scene>_billboards.png`) and
     /// write both side by side, labelled (`<scene>_compare.png`).
     #[arg(long)]
@@ -411,6 +418,7 @@ fn run_render(a: RenderArgs) -> anyhow::Result<String> {
         last_only: a.last,
         particles_only: a.particles_only,
         export_density: a.export_density,
+        export_mitsuba: a.export_mitsuba,
         settings_file: a.settings.file,
         overrides: a.settings.overrides,
     };

@@ -494,6 +494,7 @@ fn render_particles_only_draws_the_particles_on_black() {
                 last_only: true,
                 particles_only,
                 export_density: None,
+                export_mitsuba: None,
                 settings_file: None,
                 overrides: Vec::new(),
             };

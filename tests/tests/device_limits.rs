@@ -45,6 +45,7 @@ fn the_stress_scene_renders_under_validation() {
         last_only: true,
         particles_only: false,
         export_density: None,
+        export_mitsuba: None,
         settings_file: None,
         overrides: Vec::new(),
     };

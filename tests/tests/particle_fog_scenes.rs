@@ -185,6 +185,7 @@ fn render_exports_the_density_its_carriers_and_camera() {
         last_only: true,
         particles_only: false,
         export_density: Some(dir.join("density")),
+        export_mitsuba: None,
         settings_file: None,
         overrides: vec!["RenderVKParticleFog=true".into(), "RenderVKParticleFogVoxelSize=0.1".into()],
     };

@@ -33,6 +33,7 @@ fn render_job(scene: &str, size: (u32, u32), warmup: u32, out: &Path, set: &[&st
         last_only: true,
         particles_only: false,
         export_density: None,
+        export_mitsuba: None,
         settings_file: None,
         overrides: set.iter().map(|s| s.to_string()).collect(),
     }

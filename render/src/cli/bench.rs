@@ -235,6 +235,7 @@ fn measure(job: &BenchJob, plan: &Plan, desc: &GpuDesc) -> anyhow::Result<(Bench
         last_only: true,
         particles_only: false,
         export_density: None,
+        export_mitsuba: None,
         settings_file: job.settings_file.clone(),
         overrides,
     };

@@ -41,6 +41,9 @@ pub struct RenderJob {
     pub particles_only: bool,
     /// Write the particle fog's density, carriers and camera of the last frame here.
     pub export_density: Option<PathBuf>,
+    /// Write the last frame as a Mitsuba 3 scene with this renderer's radiance beside it here
+    /// ([`crate::mitsuba`]).
+    pub export_mitsuba: Option<PathBuf>,
     /// Settings-file path and `NAME=VALUE` overrides (applied after the scene's own).
     pub settings_file: Option<PathBuf>,
     /// Command-line overrides.
@@ -163,6 +166,9 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
     gpu.wait_frames()?;
     if let Some(dir) = &job.export_density {
         export_density(&mut gpu, &renderer, &scene, &settings, (job, &stem), dir)?;
+    }
+    if let Some(dir) = &job.export_mitsuba {
+        export_mitsuba(&mut gpu, (&mut renderer, &mut world), (&scene, &settings), (job, &stem), dir)?;
     }
     let particles_live = match &renderer.particles {
         Some(sp) => Some(sp.pool.read_live_count(&mut gpu)?),
@@ -300,16 +306,60 @@ fn export_density(
         _ => (fog::density::Field::default(), Vec::new()),
     };
     let scale = settings.particle_fog_density * settings.particle_fog_strength;
-    // The march's own density function: the field seen through the billow warp at that frame.
-    let billow = fog::march::Billow {
+    let billow = billow_at(settings, t);
+    let sample = |p| field.extinction_at(billow.warp(p));
+    let margin = billow.max_displacement_m();
+    export::write_files(dir, stem, (&field, margin), sample, &carriers, scale, &camera)?;
+    Ok(())
+}
+
+/// The billow warp of the march at time `t` s.
+fn billow_at(settings: &settings::Settings, t: f32) -> fog::march::Billow {
+    fog::march::Billow {
         strength: settings.particle_fog_billow,
         scale_m: settings.particle_fog_billow_scale_m,
         speed_m_per_s: settings.particle_fog_billow_speed_m_per_s,
         time_s: t,
+    }
+}
+
+/// Writes the last frame as a Mitsuba 3 scene with its radiance into `dir` ([`crate::mitsuba`]):
+/// reads the frame back, then draws the opaque surfaces alone into the HDR target for the fog's
+/// share, so it comes after every other output of the frame.
+fn export_mitsuba(
+    gpu: &mut Gpu,
+    (renderer, world): (&mut HostRenderer, &mut World),
+    (scene, settings): (&crate::scene::Scene, &settings::Settings),
+    (job, stem): (&RenderJob, &str),
+    dir: &Path,
+) -> anyhow::Result<()> {
+    let t = (job.warmup + job.frames.saturating_sub(1)) as f32 / job.fps;
+    let hdr = renderer.read_hdr(gpu)?;
+    let transmittance = renderer.read_fog_transmittance(gpu)?;
+    let grid = match &renderer.fog.bricks {
+        Some(pf) if renderer.particles.is_some() => {
+            let field = crate::particle_fog::export::read_field(gpu, pf)?;
+            let billow = billow_at(settings, t);
+            fog::density::export_grid(&field, billow.max_displacement_m(), |p| {
+                field.extinction_at(billow.warp(p))
+            })
+        }
+        _ => None,
     };
-    let sample = |p| field.extinction_at(billow.warp(p));
-    let margin = billow.max_displacement_m();
-    export::write_files(dir, stem, (&field, margin), sample, &carriers, scale, &camera)?;
+    renderer.render_surfaces(gpu, world, scene)?;
+    let surfaces = renderer.read_hdr(gpu)?;
+    let anisotropy = if settings.volumetric_fog { scene.height_fog.anisotropy } else { 0.0 };
+    let frame = crate::mitsuba::FrameExport {
+        stem,
+        camera: scene.camera_at(t),
+        width: job.width,
+        height: job.height,
+        hdr: &hdr,
+        surfaces: &surfaces,
+        transmittance: &transmittance,
+        medium: grid.as_ref().map(|grid| crate::mitsuba::FogMedium { grid, anisotropy, albedo: [1.0; 3] }),
+    };
+    crate::mitsuba::write_scene(dir, scene, &frame)?;
     Ok(())
 }
 

@@ -224,6 +224,16 @@ impl HostRenderer {
         Ok(())
     }
 
+    /// Draws the opaque surfaces alone (`host.shadow`, `host.opaque`, `host.lighting`) into the
+    /// HDR target with the last frame's constants, and waits: the frame's surfaces without fog or
+    /// particles, for comparisons and exports.
+    pub fn render_surfaces(&mut self, gpu: &mut Gpu, world: &mut World, scene: &Scene) -> Result<()> {
+        let background = scene.ambient.sky.extend(1.0).to_array();
+        gpu.submit(|rec| self.record_host(rec, world, background))?;
+        world.shadows_drawn();
+        Ok(())
+    }
+
     /// `host.shadow`, then `host.opaque` over `background` (or, particles only, cleared targets).
     fn record_host(&self, rec: &mut Recorder<'_>, world: &World, background: [f32; 4]) -> Result<()> {
         self.shadow.record(rec, world)?;
