@@ -153,7 +153,8 @@ struct ClassifyArgs {
     /// An LSL script (a regular file of at most 1 MiB).
     #[arg(long, group = "input")]
     lsl: Option<PathBuf>,
-    /// A PSYS block as hex (0..=98 bytes; whitespace allowed).
+    /// A PSYS block as hex (whitespace allowed): 0 bytes or more than 98 is no system, as the
+    /// viewer reads it; 1..=85 bytes are rejected.
     #[arg(long, group = "input")]
     hex: Option<String>,
     /// A scene file (a regular file of at most 4 MiB).
@@ -177,7 +178,10 @@ struct ClassifyArgs {
 enum PsysAction {
     /// Decode a PSYS block (hex) exactly as the viewer does; JSON out; exit 3 when rejected.
     Decode {
-        /// The block as hex digits (0..=98 bytes; whitespace allowed).
+        /// The block as hex digits (whitespace allowed). As the viewer's decoder: 0 bytes or more
+        /// than 98 is no system ("none", exit 0); exactly 86 is the legacy layout; 87..=98 the
+        /// extended one. 1..=85 bytes are rejected (exit 3), where the viewer's result is
+        /// undefined or it hangs.
         hex: String,
     },
     /// Encode the JSON shape `psys decode` prints back into the block a simulator would send; a
