@@ -7,6 +7,8 @@ pub mod bench_table;
 pub mod classify;
 pub mod devices;
 pub mod lsl;
+pub mod memory;
+pub mod out_dir;
 pub mod output;
 pub mod psys;
 pub mod render;
