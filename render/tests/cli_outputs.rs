@@ -302,3 +302,23 @@ fn warmup_0_runs_no_warm_up_frames() {
     assert!(passes.contains(&"host.shadow"), "{passes:?}");
     assert_eq!(timings["warmup"], 0);
 }
+
+#[test]
+fn the_help_lists_the_output_sets_and_how_they_are_written() {
+    let run =
+        Command::new(env!("CARGO_BIN_EXE_particle-fog")).args(["render", "--help"]).output().expect("run");
+    let help = String::from_utf8_lossy(&run.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    for part in [
+        "SCENE_NNNN.png",
+        "FRAME_transmittance.png",
+        "SCENE_timings.json",
+        "renamed into place",
+        "never written through",
+        "from an earlier run that this run does not write are removed",
+        "<scene>_density.vol",
+        "a volume left by an earlier export is removed",
+        "memory for one frame, whatever N",
+    ] {
+        assert!(help.contains(part), "{part:?} missing from the help: {help}");
+    }
+}
