@@ -190,7 +190,7 @@ pub fn run(job: &BenchJob, desc: &GpuDesc) -> anyhow::Result<BenchReport> {
     let mut done = Vec::with_capacity(plans.len());
     for (i, (plan, (render_job, settings))) in plans.iter().zip(&jobs).enumerate() {
         if terminal {
-            let bar = super::render::progress_bar("bench", i as u32, plans.len() as u32);
+            let bar = super::progress::progress_bar("bench", i as u32, plans.len() as u32);
             let _ = writeln!(std::io::stderr(), "{bar} {}", plan.label);
         }
         done.push(measure(plan, (render_job, settings), desc)?);

@@ -10,6 +10,7 @@ pub mod lsl;
 pub mod memory;
 pub mod out_dir;
 pub mod output;
+pub mod progress;
 pub mod psys;
 pub mod render;
 pub mod settings;

@@ -16,7 +16,8 @@
 
 use std::path::PathBuf;
 
-use crate::cli::render::{load_scene, stem, warm_up, Progress, RenderJob};
+use crate::cli::progress::Progress;
+use crate::cli::render::{load_scene, stem, warm_up, RenderJob};
 use crate::error::Result;
 use crate::frame::HostRenderer;
 use crate::picture::{write_apng, write_grid, Rgba8};
