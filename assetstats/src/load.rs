@@ -87,8 +87,10 @@ pub fn load_rgba(path: &Path) -> Result<RgbaImage, AssetError> {
 /// (which has no magic bytes), supplies the format through its extension.
 pub fn decode_rgba(bytes: &[u8], file: &Path) -> Result<RgbaImage, AssetError> {
     let format = detect_format(bytes, file)?;
-    let decode_err =
-        |e: image::ImageError| AssetError::Decode { file: file.to_path_buf(), reason: e.to_string() };
+    let decode_err = |e: image::ImageError| AssetError::Decode {
+        file: file.to_path_buf(),
+        reason: e.to_string().trim_end().to_owned(),
+    };
     let (width, height) = match png_header_dimensions(bytes) {
         Some(dimensions) => dimensions,
         None => ImageReader::with_format(Cursor::new(bytes), format).into_dimensions().map_err(decode_err)?,

@@ -95,7 +95,7 @@ fn utf8(bytes: Vec<u8>, path: &Path) -> Result<String, InputError> {
         .map_err(|e| InputError::NotUtf8 { path: path.to_path_buf(), offset: e.utf8_error().valid_up_to() })
 }
 
-fn file_kind(meta: &std::fs::Metadata) -> &'static str {
+pub(crate) fn file_kind(meta: &std::fs::Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt as _;
     let t = meta.file_type();
     if t.is_dir() {

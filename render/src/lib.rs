@@ -8,6 +8,7 @@
 //!
 //! See ARCHITECTURE.md for the frame's data flow.
 
+pub mod atomic_file;
 pub mod cli;
 pub mod error;
 pub mod fog_gpu;

@@ -72,14 +72,20 @@ struct RenderArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     frames: u32,
     /// Frames of particle simulation before the rendered frames (nothing drawn, written or
-    /// timed), to start from the particle systems' steady state: 0..=100000; the last 20 (at
-    /// least 20) also run the fog's temporal passes, so the fog is converged
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    /// timed), to start from the particle systems' steady state: 0..=100000; the last 20 of them
+    /// (all, when fewer) also run the fog's temporal passes, so from 20 on the fog is converged;
+    /// 0: no warm-up at all, the first frame shows the fog's first (unconverged) frame
+    #[arg(long, default_value_t = cli::render::DEFAULT_WARMUP, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     warmup: u32,
     /// Simulated frames per second (each frame steps 1/FPS seconds): above 0, at most 1000.
     #[arg(long, default_value_t = 30.0, value_parser = parse_fps)]
     fps: f32,
-    /// Output folder for the PNG frames and SCENE_timings.json (created if missing).
+    /// Output folder (created if missing) for the frames (SCENE.png for one frame or --last, else
+    /// SCENE_NNNN.png), each frame's debug view (FRAME_transmittance.png or FRAME_coverage.png,
+    /// RenderVKParticleFogDebug 4/5), SCENE_timings.json and the showcase files below. Checked
+    /// before rendering; every file is written new and renamed into place (a symbolic link of
+    /// that name is replaced, never written through). Files of this set from an earlier run that
+    /// this run does not write are removed, so the folder holds one run of the scene.
     #[arg(long, default_value = "out")]
     out: PathBuf,
     /// Write only the last frame.
@@ -89,8 +95,11 @@ struct RenderArgs {
     #[arg(long)]
     particles_only: bool,
     /// After the last frame, write the particle fog's density (`<scene>_density.vol`, Mitsuba 3
-    /// grid volume, extinction in 1/m), its carriers (`<scene>_carriers.json`) and the camera
-    /// (`<scene>_camera.json`) into this folder.
+    /// grid volume, extinction in 1/m; only while there are bricks), its carriers
+    /// (`<scene>_carriers.json`) and the camera (`<scene>_camera.json`) into this folder (created
+    /// if missing, checked before rendering). The files describe one frame: a volume left by an
+    /// earlier export is removed when this one has none; each file is renamed into place as with
+    /// --out.
     #[arg(long, value_name = "DIR")]
     export_density: Option<PathBuf>,
     /// After the last frame, write it as a Mitsuba 3 scene into this folder: `<scene>.xml`
@@ -105,7 +114,7 @@ struct RenderArgs {
     #[arg(long)]
     compare: bool,
     /// Also write N frames (0..=600) from the first one as an animated PNG at --fps
-    /// (`<scene>.apng`).
+    /// (`<scene>.apng`), each frame written as it is rendered (memory for one frame, whatever N).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=600), default_value_t = 0)]
     apng: u32,
     /// Also write a labelled contact sheet of RenderVKParticleFogDensity 0.5/1/2 (rows) x
@@ -169,7 +178,8 @@ struct ClassifyArgs {
     /// An LSL script (a regular file of at most 1 MiB).
     #[arg(long, group = "input")]
     lsl: Option<PathBuf>,
-    /// A PSYS block as hex (0..=98 bytes; whitespace allowed).
+    /// A PSYS block as hex (whitespace allowed): 0 bytes or more than 98 is no system, as the
+    /// viewer reads it; 1..=85 bytes are rejected.
     #[arg(long, group = "input")]
     hex: Option<String>,
     /// A scene file (a regular file of at most 4 MiB).
@@ -202,7 +212,10 @@ struct ClassifyArgs {
 enum PsysAction {
     /// Decode a PSYS block (hex) exactly as the viewer does; JSON out; exit 3 when rejected.
     Decode {
-        /// The block as hex digits (0..=98 bytes; whitespace allowed).
+        /// The block as hex digits (whitespace allowed). As the viewer's decoder: 0 bytes or more
+        /// than 98 is no system ("none", exit 0); exactly 86 is the legacy layout; 87..=98 the
+        /// extended one. 1..=85 bytes are rejected (exit 3), where the viewer's result is
+        /// undefined or it hangs.
         hex: String,
     },
     /// Encode the JSON shape `psys decode` prints back into the block a simulator would send; a
@@ -422,19 +435,19 @@ fn run_render(a: RenderArgs) -> anyhow::Result<String> {
         settings_file: a.settings.file,
         overrides: a.settings.overrides,
     };
-    let report = cli::render::run(&job, &desc)?;
     let show = cli::showcase::ShowcaseJob {
         compare: a.compare,
         apng_frames: a.apng,
         contact_sheet: a.contact_sheet,
     };
-    let written = if show.compare || show.apng_frames > 0 || show.contact_sheet {
-        cli::showcase::run(&job, &show, &desc)?
-    } else {
-        Vec::new()
-    };
+    // The showcase's folder and names are checked with the render's, before the first GPU work.
+    let report = cli::render::run_after(&job, &desc, || cli::showcase::prepare(&job, &show))?;
+    let written = if show.any() { cli::showcase::run(&job, &show, &desc)? } else { Vec::new() };
     let written: String = written.iter().map(|p| format!("wrote {}\n", p.display())).collect();
-    let fog = report.fog.as_ref().map(cli::render::format_fog).unwrap_or_default();
+    let mut fog = report.fog.as_ref().map(cli::render::format_fog).unwrap_or_default();
+    if let Some(peak) = cli::memory::peak_resident_bytes() {
+        fog.push_str(&format!("peak memory (resident): {:.1} MiB\n", peak as f64 / f64::from(1u32 << 20)));
+    }
     Ok(format!(
         "{written}{} on {} at {}x{}, {} frame(s):\n{}wall clock per frame (median, CPU side, submission and any wait for a frame in flight): {:.3} ms\nCPU work per frame (median, the wall clock less the wait for the GPU): {:.3} ms, of which the particle systems' {:.3} ms\n{}",
         report.scene,

@@ -11,14 +11,35 @@ use crate::vk::resource::{Image, ImageDesc};
 
 /// Loads texture `name` of `scene` for `user` (e.g. "projector gobo"), resized to `size` square.
 pub fn load_named(scene: &Scene, name: &str, user: &str, size: u32) -> Result<image::RgbaImage> {
+    Ok(resized(&decode_named(scene, name, user)?, size))
+}
+
+/// Decodes every texture the scene's particle sources and projectors use, without a GPU: a bad
+/// one fails here, before the device starts, with the error [`load_named`] would give.
+pub fn check_used(scene: &Scene) -> Result<()> {
+    let particles =
+        scene.particles.iter().filter_map(|s| Some((s.texture.as_deref()?, "particle source", &s.name)));
+    let projectors = scene.lights.iter().filter_map(|l| match &l.kind {
+        crate::scene::LightKind::Projector { texture, .. } => Some((texture.as_str(), "projector", &l.name)),
+        _ => None,
+    });
+    let mut seen = std::collections::HashSet::new();
+    for (name, role, owner) in particles.chain(projectors) {
+        if seen.insert(name) {
+            decode_named(scene, name, &format!("{role} {owner}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// Texture `name` of `scene` decoded at its own size, errors naming `user`.
+fn decode_named(scene: &Scene, name: &str, user: &str) -> Result<image::RgbaImage> {
     let path = scene
         .textures
         .get(name)
         .ok_or_else(|| RenderError::BadInput(format!("{user} names unknown texture {name}")))?;
     // The texture-stats loader bounds dimensions and file size for untrusted images.
-    let img = assetstats::load_rgba(path)
-        .map_err(|e| RenderError::BadInput(format!("{user}: texture {name}: {e}")))?;
-    Ok(resized(&img, size))
+    assetstats::load_rgba(path).map_err(|e| RenderError::BadInput(format!("{user}: texture {name}: {e}")))
 }
 
 /// `img` resized to `size` square (triangle filter), or a copy when it already is.

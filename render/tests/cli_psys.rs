@@ -44,6 +44,28 @@ fn decode_reports_none_and_rejected_with_exit_codes() {
     );
 }
 
+/// The viewer's `LLViewerPartSourceScript::unpackPSS` / `LLPartSysData::isNullPS` treat a block
+/// longer than 98 bytes as no system (a newer format it does not know), and 1..=85 bytes go down
+/// its extended path with undefined results (an uninitialised CRC for 1..=3): ours rejects those.
+/// The help says the same.
+#[test]
+fn longer_than_98_bytes_is_no_system_and_1_byte_is_rejected_as_the_help_says() {
+    for len in [99usize, 120, 255] {
+        let out = particle_fog(&["psys", "decode", &"01".repeat(len)]);
+        assert!(out.status.success(), "{len} bytes");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+        assert_eq!(v["status"], "none", "{len} bytes");
+    }
+    let one = particle_fog(&["psys", "decode", "01"]);
+    assert_eq!(one.status.code(), Some(3));
+    let help = String::from_utf8_lossy(&particle_fog(&["psys", "decode", "--help"]).stdout).into_owned();
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains("more than 98 is no system") && help.contains("1..=85 bytes are rejected"),
+        "{help}"
+    );
+}
+
 #[test]
 fn encode_reads_the_decode_shape_back_into_the_same_block() {
     let decoded = particle_fog(&["psys", "decode", VIEWER_VECTOR]).stdout;

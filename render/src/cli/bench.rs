@@ -157,6 +157,8 @@ struct Plan {
 /// Runs the job on `desc`'s device: the main table, then the sweeps; writes the JSON if asked.
 pub fn run(job: &BenchJob, desc: &GpuDesc) -> anyhow::Result<BenchReport> {
     anyhow::ensure!(!job.scenes.is_empty() && !job.sizes.is_empty(), "bench needs a scene and a size");
+    // Before the sweeps write their scenes into it.
+    super::out_dir::make_folder(&job.out)?;
     let mut plans = main_plans(job);
     let mut sweep_runs = Vec::new();
     for &s in &job.sweeps {
@@ -173,14 +175,25 @@ pub fn run(job: &BenchJob, desc: &GpuDesc) -> anyhow::Result<BenchReport> {
         }
         sweep_runs.push((s, runs));
     }
+    // Every run's folder and the report's file are checked before the first run starts.
+    if let Some(path) = &job.json {
+        super::out_dir::prepare_file(path)?;
+    }
+    let mut jobs = Vec::with_capacity(plans.len());
+    for plan in &plans {
+        let render_job = render_job(job, plan);
+        let (scene, settings) = super::render::load_scene(&render_job)?;
+        super::render::prepare(&render_job, &scene, &settings)?;
+        jobs.push((render_job, settings));
+    }
     let terminal = std::io::stderr().is_terminal();
     let mut done = Vec::with_capacity(plans.len());
-    for (i, plan) in plans.iter().enumerate() {
+    for (i, (plan, (render_job, settings))) in plans.iter().zip(&jobs).enumerate() {
         if terminal {
-            let bar = super::render::progress_bar("bench", i as u32, plans.len() as u32);
+            let bar = super::progress::progress_bar("bench", i as u32, plans.len() as u32);
             let _ = writeln!(std::io::stderr(), "{bar} {}", plan.label);
         }
-        done.push(measure(job, plan, desc)?);
+        done.push(measure(plan, (render_job, settings), desc)?);
     }
     let (main, rest) = done.split_at(job.scenes.len() * job.sizes.len() * 2);
     let sweeps = sweep_reports(job, main, rest, &sweep_runs);
@@ -199,7 +212,7 @@ pub fn run(job: &BenchJob, desc: &GpuDesc) -> anyhow::Result<BenchReport> {
     };
     if let Some(path) = &job.json {
         let text = serde_json::to_string_pretty(&report)?;
-        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+        crate::atomic_file::write_atomically(path, text.as_bytes())?;
     }
     Ok(report)
 }
@@ -219,12 +232,12 @@ fn main_plans(job: &BenchJob) -> Vec<Plan> {
     plans
 }
 
-/// Renders one plan and turns its timing report into a [`BenchRun`].
-fn measure(job: &BenchJob, plan: &Plan, desc: &GpuDesc) -> anyhow::Result<(BenchRun, TimingReport)> {
+/// The render job of one plan: its last frame and timings into its own folder.
+fn render_job(job: &BenchJob, plan: &Plan) -> RenderJob {
     let mut overrides = job.overrides.clone();
     overrides.extend(plan.overrides.iter().cloned());
     overrides.push(format!("RenderVKParticleFog={}", plan.fog));
-    let render_job = RenderJob {
+    RenderJob {
         scene: plan.scene.clone(),
         width: plan.size.0,
         height: plan.size.1,
@@ -238,9 +251,16 @@ fn measure(job: &BenchJob, plan: &Plan, desc: &GpuDesc) -> anyhow::Result<(Bench
         export_mitsuba: None,
         settings_file: job.settings_file.clone(),
         overrides,
-    };
-    let (_, settings) = super::render::load_scene(&render_job)?;
-    let r = super::render::run(&render_job, desc).with_context(|| format!("bench run {}", plan.label))?;
+    }
+}
+
+/// Renders one plan (its job and settings) and turns its timing report into a [`BenchRun`].
+fn measure(
+    plan: &Plan,
+    (render_job, settings): (&RenderJob, &settings::Settings),
+    desc: &GpuDesc,
+) -> anyhow::Result<(BenchRun, TimingReport)> {
+    let r = super::render::run(render_job, desc).with_context(|| format!("bench run {}", plan.label))?;
     let carriers = r.fog.as_ref().map_or(0, |f| f.carriers);
     let run = BenchRun {
         label: plan.label.clone(),
@@ -258,7 +278,7 @@ fn measure(job: &BenchJob, plan: &Plan, desc: &GpuDesc) -> anyhow::Result<(Bench
         passes: r.passes.clone(),
         fog: r.fog.clone(),
         features_off: r.features_off.clone(),
-        settings: changed_settings(&settings),
+        settings: changed_settings(settings),
     };
     Ok((run, r))
 }

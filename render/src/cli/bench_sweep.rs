@@ -157,9 +157,8 @@ fn read_scene(path: &Path) -> anyhow::Result<Value> {
 }
 
 fn write_scene(dir: &Path, name: &str, text: &str) -> anyhow::Result<PathBuf> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let path = dir.join(format!("{name}.toml"));
-    std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+    crate::atomic_file::write_atomically(&path, text.as_bytes())?;
     Ok(path)
 }
 

@@ -1,17 +1,20 @@
 //! `particle-fog render <scene.toml>`: renders frames to PNG and ends with the per-pass GPU timing
 //! table (medians over the frames), also written as JSON beside the images.
+//!
+//! Before the GPU starts: the scene's textures are decoded, the output folders checked and
+//! cleared of an earlier run's files ([`super::out_dir`]), and the pictures' memory checked
+//! ([`super::memory`]). Every file is written new and renamed into place
+//! ([`crate::atomic_file`]).
 
-use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
 
-use anyhow::Context as _;
 use serde::Serialize;
 
+use super::progress::Progress;
 use crate::frame::features::FeatureOff;
 use crate::frame::HostRenderer;
 use crate::particle_fog::stats::{FogStats, SystemBricks};
 use crate::vk::profiler::PassTiming;
-use crate::vk::readback::write_png;
 use crate::world::World;
 use crate::{Gpu, GpuDesc};
 
@@ -27,9 +30,9 @@ pub struct RenderJob {
     /// Frames to render (written and timed).
     pub frames: u32,
     /// Frames of particle simulation before them (nothing drawn, written or timed); the last
-    /// [`FOG_WARMUP_FRAMES`] of them also run the fog's temporal passes (and when there are fewer,
-    /// that many fog-only frames at time 0 come first), so the first written frame shows
-    /// converged fog.
+    /// [`FOG_WARMUP_FRAMES`] of them (all, when there are fewer) also run the fog's temporal
+    /// passes, so from [`DEFAULT_WARMUP`] frames on the first written frame shows converged fog.
+    /// 0: none, the first written frame is the fog's first.
     pub warmup: u32,
     /// Simulated frames per second (time step between frames).
     pub fps: f32,
@@ -53,6 +56,9 @@ pub struct RenderJob {
 /// Frames of the fog's temporal passes before the first written frame: with the default history
 /// weight 0.9 the fog then holds about ten frames of jittered samples, as in steady use.
 pub const FOG_WARMUP_FRAMES: u32 = 20;
+
+/// `render --warmup` when not given: enough frames for the fog to converge.
+pub const DEFAULT_WARMUP: u32 = FOG_WARMUP_FRAMES;
 
 /// The JSON written beside the images.
 #[derive(Serialize)]
@@ -114,26 +120,115 @@ pub fn parse_size(text: &str) -> Result<(u32, u32), String> {
     }
 }
 
+/// The name the job's files start with: the scene file's stem.
+pub fn stem(job: &RenderJob) -> String {
+    job.scene.file_stem().map_or_else(|| "scene".into(), |s| s.to_string_lossy().into_owned())
+}
+
+/// The name of written frame `frame`.
+fn frame_name(job: &RenderJob, stem: &str, frame: u32) -> String {
+    if job.frames == 1 || job.last_only {
+        format!("{stem}.png")
+    } else {
+        format!("{stem}_{frame:04}.png")
+    }
+}
+
+/// Every file the job writes into `--out`: the frames (`<scene>.png` for one frame or `--last`,
+/// else `<scene>_NNNN.png`), each frame's debug view (`<frame>_transmittance.png` or
+/// `<frame>_coverage.png`, `RenderVKParticleFogDebug` 4 or 5) and `<scene>_timings.json`.
+pub fn output_names(job: &RenderJob, settings: &settings::Settings) -> Vec<String> {
+    let stem = stem(job);
+    let first = if job.last_only { job.frames - 1 } else { 0 };
+    let view = debug_view(settings);
+    let mut names = Vec::new();
+    for frame in first..job.frames {
+        let name = frame_name(job, &stem, frame);
+        if let Some(what) = view {
+            names.push(format!("{}_{what}.png", name.trim_end_matches(".png")));
+        }
+        names.push(name);
+    }
+    names.push(format!("{stem}_timings.json"));
+    names
+}
+
+/// Whether `name` is one of the files a render of `stem` may write into `--out` (any frame
+/// count, any debug view).
+pub fn is_render_output(stem: &str, name: &str) -> bool {
+    let Some(rest) = name.strip_prefix(stem) else { return false };
+    if rest == ".png" || rest == "_timings.json" {
+        return true;
+    }
+    let Some(body) = rest.strip_prefix('_').and_then(|r| r.strip_suffix(".png")) else { return false };
+    if body == "transmittance" || body == "coverage" {
+        return true;
+    }
+    let frame =
+        body.strip_suffix("_transmittance").or_else(|| body.strip_suffix("_coverage")).unwrap_or(body);
+    super::out_dir::is_frame_number(frame)
+}
+
+/// The debug view written beside each frame, if any.
+fn debug_view(settings: &settings::Settings) -> Option<&'static str> {
+    let debug = settings.particle_fog_debug;
+    if debug.writes_transmittance() {
+        Some("transmittance")
+    } else if debug.writes_coverage() {
+        Some("coverage")
+    } else {
+        None
+    }
+}
+
+/// Everything checked before the GPU starts: the textures the scene uses, the output folders
+/// (made, cleared of an earlier run's files) and the pictures' memory.
+pub fn prepare(
+    job: &RenderJob,
+    scene: &crate::scene::Scene,
+    settings: &settings::Settings,
+) -> anyhow::Result<()> {
+    crate::textures::check_used(scene)?;
+    let stem = stem(job);
+    super::out_dir::prepare(&job.out, &output_names(job, settings), &|n| is_render_output(&stem, n))?;
+    if let Some(dir) = &job.export_density {
+        let names = crate::particle_fog::export::file_names(&stem);
+        let family = |n: &str| names.iter().any(|m| m == n);
+        super::out_dir::prepare(dir, &names, &family)?;
+    }
+    if let Some(dir) = &job.export_mitsuba {
+        let names = crate::mitsuba::file_names(scene, &stem);
+        super::out_dir::prepare(dir, &names, &|n| crate::mitsuba::is_export_file(&stem, n))?;
+    }
+    let picture = super::memory::picture_bytes(job.width, job.height);
+    let needed = super::memory::FRAME_PICTURES * picture;
+    super::memory::ensure_fits("this render", needed, super::memory::available_bytes())
+}
+
 /// Renders the job on `desc`'s device; returns the report (also written as JSON).
 pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
+    run_after(job, desc, || Ok(()))
+}
+
+/// [`run`], with `checks` run after the job's own checks and before the GPU starts (the
+/// showcase's folder and memory).
+pub fn run_after(
+    job: &RenderJob,
+    desc: &GpuDesc,
+    checks: impl FnOnce() -> anyhow::Result<()>,
+) -> anyhow::Result<TimingReport> {
     let (scene, settings) = load_scene(job)?;
+    prepare(job, &scene, &settings)?;
+    checks()?;
     let mut gpu = Gpu::new(desc)?;
     let mut world = World::new(&mut gpu, &scene)?;
     let mut renderer = HostRenderer::new(&gpu, job.width, job.height)?;
     renderer.frame_dt_s = 1.0 / job.fps;
     renderer.particles_only = job.particles_only;
-    // The bar redraws one line with `\r`: only for a person at a terminal, not a log or a pipe.
-    let terminal = std::io::stderr().is_terminal();
-    let progress = job.frames > 1 && terminal;
-    let stem = job.scene.file_stem().map_or_else(|| "scene".into(), |s| s.to_string_lossy().into_owned());
-    warm_up(
-        &mut renderer,
-        (&mut gpu, &mut world),
-        (&scene, &settings),
-        job,
-        terminal.then_some(stem.as_str()),
-    )?;
+    let stem = stem(job);
+    warm_up(&mut renderer, (&mut gpu, &mut world), (&scene, &settings), job, &stem)?;
     gpu.profiler.clear();
+    let mut progress = Progress::new(&stem, job.frames);
     let mut wall_ms = Vec::with_capacity(job.frames as usize);
     let mut cpu_ms = Vec::with_capacity(job.frames as usize);
     let mut systems_cpu_ms = Vec::with_capacity(job.frames as usize);
@@ -147,21 +242,11 @@ pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
         systems_cpu_ms.push(renderer.systems_cpu.as_secs_f64() * 1e3);
         let last = frame + 1 == job.frames;
         if !job.last_only || last {
-            let name = if job.frames == 1 || job.last_only {
-                format!("{stem}.png")
-            } else {
-                format!("{stem}_{frame:04}.png")
-            };
-            write_frame(&mut gpu, &renderer, &settings, &job.out.join(name))?;
+            write_frame(&mut gpu, &renderer, &settings, &job.out.join(frame_name(job, &stem, frame)))?;
         }
-        if progress {
-            let _ = write!(std::io::stderr(), "\r{}", progress_bar(&stem, frame + 1, job.frames));
-            let _ = std::io::stderr().flush();
-        }
+        progress.step(frame + 1);
     }
-    if progress {
-        let _ = writeln!(std::io::stderr());
-    }
+    progress.end();
     // The frames still in flight: their timestamps and counters belong to the report.
     gpu.wait_frames()?;
     if let Some(dir) = &job.export_density {
@@ -213,7 +298,18 @@ pub(crate) fn load_scene(job: &RenderJob) -> anyhow::Result<(crate::scene::Scene
     let scene_overrides: Vec<String> = scene.settings.iter().map(|(k, v)| format!("{k}={v}")).collect();
     let mut settings = super::settings::load_for_run(job.settings_file.as_ref(), &scene_overrides)?;
     settings::cli::apply_overrides(&mut settings, &job.overrides)?;
+    if let Some(w) = settings_warning(&settings, job.particles_only) {
+        tracing::warn!("{w}");
+    }
     Ok((scene, settings))
+}
+
+/// A warning for settings that leave something asked for off.
+fn settings_warning(settings: &settings::Settings, particles_only: bool) -> Option<&'static str> {
+    (settings.particle_fog && !settings.volumetric_fog && !particles_only).then_some(
+        "RenderVKParticleFog is on but RenderVKVolumetricFog is off: the particle fog needs the \
+         froxel fog and stays off (the systems are drawn as billboards)",
+    )
 }
 
 /// Writes the last rendered frame to `path` (PNG) and, for `RenderVKParticleFogDebug` 4 or 5, the
@@ -227,14 +323,11 @@ fn write_frame(
 ) -> anyhow::Result<()> {
     let extent = renderer.targets.ldr.extent;
     let (w, h) = (extent.width, extent.height);
-    write_png(path, w, h, &renderer.read_ldr(gpu)?)?;
-    let debug = settings.particle_fog_debug;
-    let view = if debug.writes_transmittance() {
-        Some(("transmittance", renderer.read_fog_transmittance(gpu)?))
-    } else if debug.writes_coverage() {
-        Some(("coverage", renderer.read_particle_coverage(gpu)?))
-    } else {
-        None
+    crate::picture::write_rgba8(path, w, h, &renderer.read_ldr(gpu)?)?;
+    let view = match debug_view(settings) {
+        Some(what @ "transmittance") => Some((what, renderer.read_fog_transmittance(gpu)?)),
+        Some(what) => Some((what, renderer.read_particle_coverage(gpu)?)),
+        None => None,
     };
     if let Some((what, values)) = view {
         let stem = path.file_stem().map_or_else(|| "frame".into(), |s| s.to_string_lossy().into_owned());
@@ -244,33 +337,25 @@ fn write_frame(
 }
 
 /// The warm-up: `job.warmup` frames of particle simulation, the last [`FOG_WARMUP_FRAMES`] of
-/// them (or that many at time 0 first) also running the fog's temporal passes; a progress bar
-/// named `bar` (only given at a terminal).
+/// them (all, when there are fewer) also running the fog's temporal passes; progress named
+/// `name` ([`Progress`]).
 pub(crate) fn warm_up(
     renderer: &mut HostRenderer,
     (gpu, world): (&mut Gpu, &mut World),
     (scene, settings): (&crate::scene::Scene, &settings::Settings),
     job: &RenderJob,
-    bar: Option<&str>,
-) -> anyhow::Result<()> {
-    for _ in job.warmup..FOG_WARMUP_FRAMES {
-        renderer.warm_fog(gpu, world, scene, settings, 0.0)?;
-    }
-    let label = bar.map(|name| format!("{name} warm-up"));
+    name: &str,
+) -> crate::Result<()> {
+    let mut progress = Progress::new(&format!("{name} warm-up"), job.warmup);
     for frame in 0..job.warmup {
         let t = frame as f32 / job.fps;
         renderer.simulate(gpu, scene, settings, t)?;
         if frame + FOG_WARMUP_FRAMES >= job.warmup {
             renderer.warm_fog(gpu, world, scene, settings, t)?;
         }
-        if let Some(label) = &label {
-            let _ = write!(std::io::stderr(), "\r{}", progress_bar(label, frame + 1, job.warmup));
-            let _ = std::io::stderr().flush();
-        }
+        progress.step(frame + 1);
     }
-    if label.is_some() && job.warmup > 0 {
-        let _ = writeln!(std::io::stderr());
-    }
+    progress.end();
     Ok(())
 }
 
@@ -421,17 +506,9 @@ pub fn format_fog(f: &FogStats) -> String {
     )
 }
 
-/// `name [#########-----------] 12/30`.
-pub fn progress_bar(name: &str, done: u32, total: u32) -> String {
-    const WIDTH: u32 = 30;
-    let filled = (done.min(total) * WIDTH).checked_div(total).unwrap_or(WIDTH) as usize;
-    format!("{name} [{}{}] {done}/{total}", "#".repeat(filled), "-".repeat(WIDTH as usize - filled))
-}
-
 fn write_json(path: &Path, report: &TimingReport) -> anyhow::Result<()> {
-    std::fs::create_dir_all(path.parent().unwrap_or(Path::new(".")))?;
     let text = serde_json::to_string_pretty(report)?;
-    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+    Ok(crate::atomic_file::write_atomically(path, text.as_bytes())?)
 }
 
 #[cfg(test)]
@@ -439,10 +516,56 @@ mod tests {
     use super::*;
 
     #[test]
-    fn progress_bar_fills_in_proportion() {
-        assert_eq!(progress_bar("s", 0, 30), format!("s [{}] 0/30", "-".repeat(30)));
-        assert_eq!(progress_bar("s", 15, 30), format!("s [{}{}] 15/30", "#".repeat(15), "-".repeat(15)));
-        assert_eq!(progress_bar("s", 30, 30), format!("s [{}] 30/30", "#".repeat(30)));
+    fn the_render_outputs_are_the_frames_their_views_and_the_timings() {
+        let job = |frames, last_only| RenderJob {
+            scene: "scenes/tiny.toml".into(),
+            width: 8,
+            height: 8,
+            frames,
+            warmup: 0,
+            fps: 30.0,
+            out: "out".into(),
+            last_only,
+            particles_only: false,
+            export_density: None,
+            export_mitsuba: None,
+            settings_file: None,
+            overrides: Vec::new(),
+        };
+        let plain = settings::Settings::default();
+        assert_eq!(output_names(&job(1, false), &plain), ["tiny.png", "tiny_timings.json"]);
+        assert_eq!(output_names(&job(3, true), &plain), ["tiny.png", "tiny_timings.json"]);
+        let mut views = plain.clone();
+        settings::cli::apply_overrides(&mut views, &["RenderVKParticleFogDebug=4".into()]).expect("debug 4");
+        assert_eq!(
+            output_names(&job(2, false), &views),
+            [
+                "tiny_0000_transmittance.png",
+                "tiny_0000.png",
+                "tiny_0001_transmittance.png",
+                "tiny_0001.png",
+                "tiny_timings.json"
+            ]
+        );
+        for name in
+            ["tiny.png", "tiny_0042.png", "tiny_12345.png", "tiny_0003_coverage.png", "tiny_timings.json"]
+        {
+            assert!(is_render_output("tiny", name), "{name}");
+        }
+        for name in
+            ["tiny_042.png", "tiny_camera.json", "tiny.apng", "tinyx.png", "tiny_abcd.png", "other.png"]
+        {
+            assert!(!is_render_output("tiny", name), "{name}");
+        }
+    }
+
+    #[test]
+    fn particle_fog_without_the_froxel_fog_is_warned_of() {
+        let mut s = settings::Settings { particle_fog: true, volumetric_fog: false, ..Default::default() };
+        assert!(settings_warning(&s, false).is_some_and(|w| w.contains("RenderVKVolumetricFog is off")));
+        assert_eq!(settings_warning(&s, true), None, "particles only: no fog of any kind is asked for");
+        s.volumetric_fog = true;
+        assert_eq!(settings_warning(&s, false), None);
     }
 
     #[test]

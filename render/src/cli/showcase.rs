@@ -8,13 +8,19 @@
 //! - `--contact-sheet`: a labelled grid of [`SHEET_DENSITIES`] (rows) x [`SHEET_BILLOWS`]
 //!   (columns), tiles half the job's size, `<scene>_sliders.png` (the sliders are live, so one
 //!   renderer renders the tiles on consecutive frames).
+//!
+//! Each picture is written as it is rendered: the animation a frame at a time, the grids a row of
+//! tiles at a time ([`crate::picture`]), so memory depends on the size, not the frame count. The
+//! folder is checked, and the showcase files not asked for this time removed, by [`prepare`]
+//! before the GPU starts.
 
 use std::path::PathBuf;
 
-use crate::cli::render::{load_scene, warm_up, RenderJob};
+use crate::cli::progress::Progress;
+use crate::cli::render::{load_scene, stem, warm_up, RenderJob};
+use crate::error::Result;
 use crate::frame::HostRenderer;
-use crate::picture::font::{draw_text, text_width};
-use crate::picture::{write_apng, Rgba8};
+use crate::picture::{write_apng, write_grid, Rgba8};
 use crate::scene::Scene;
 use crate::world::World;
 use crate::{Gpu, GpuDesc};
@@ -34,30 +40,75 @@ pub struct ShowcaseJob {
 pub const SHEET_DENSITIES: [f32; 3] = [0.5, 1.0, 2.0];
 /// `RenderVKParticleFogBillow` values of its columns.
 pub const SHEET_BILLOWS: [f32; 3] = [0.0, 0.5, 1.0];
-/// Label glyph scale, picture pixels per font pixel.
-const LABEL_SCALE: u32 = 2;
-const LABEL_COLOUR: [u8; 4] = [255, 255, 255, 255];
+
+impl ShowcaseJob {
+    /// Whether anything is asked for.
+    pub fn any(&self) -> bool {
+        self.compare || self.apng_frames > 0 || self.contact_sheet
+    }
+}
+
+/// The showcase files `show` writes for a scene named `stem`: `<scene>_billboards.png` and
+/// `<scene>_compare.png` (`--compare`), `<scene>.apng` (`--apng`), `<scene>_sliders.png`
+/// (`--contact-sheet`).
+pub fn output_names(stem: &str, show: &ShowcaseJob) -> Vec<String> {
+    let mut names = Vec::new();
+    if show.compare {
+        names.extend([format!("{stem}_billboards.png"), format!("{stem}_compare.png")]);
+    }
+    if show.apng_frames > 0 {
+        names.push(format!("{stem}.apng"));
+    }
+    if show.contact_sheet {
+        names.push(format!("{stem}_sliders.png"));
+    }
+    names
+}
+
+/// Checks the job's folder for `show`'s files and removes the showcase files of the scene it does
+/// not write (an earlier run's), and refuses pictures that would not fit in memory; before any
+/// GPU work.
+pub fn prepare(job: &RenderJob, show: &ShowcaseJob) -> anyhow::Result<()> {
+    let stem = stem(job);
+    let all = output_names(&stem, &ShowcaseJob { compare: true, apng_frames: 1, contact_sheet: true });
+    super::out_dir::prepare(&job.out, &output_names(&stem, show), &|n| all.iter().any(|a| a == n))?;
+    let pictures = if show.compare { super::memory::COMPARE_PICTURES } else { super::memory::FRAME_PICTURES };
+    let needed = pictures * super::memory::picture_bytes(job.width, job.height);
+    super::memory::ensure_fits("this showcase", needed, super::memory::available_bytes())
+}
 
 /// Writes what `show` asks for into the job's folder; the paths written.
 pub fn run(job: &RenderJob, show: &ShowcaseJob, desc: &GpuDesc) -> anyhow::Result<Vec<PathBuf>> {
     let (scene, settings) = load_scene(job)?;
-    let stem = job.scene.file_stem().map_or_else(|| "scene".into(), |s| s.to_string_lossy().into_owned());
+    let stem = stem(job);
     let mut gpu = Gpu::new(desc)?;
     let mut world = World::new(&mut gpu, &scene)?;
     let mut stage = Stage { gpu: &mut gpu, world: &mut world, scene: &scene, job };
     let mut written = Vec::new();
     if show.compare {
-        let on = stage.frames(&settings::Settings { particle_fog: true, ..settings.clone() }, (1, 1), 1)?;
-        let off = stage.frames(&settings::Settings { particle_fog: false, ..settings.clone() }, (1, 1), 1)?;
-        let sheet = labelled_grid(&[on[0].clone(), off[0].clone()], 2, &["particle fog", "billboards"]);
-        for (name, pic) in [("billboards", &off[0]), ("compare", &sheet)] {
-            written.push(save(job, &format!("{stem}_{name}.png"), pic)?);
-        }
+        let path = job.out.join(format!("{stem}_compare.png"));
+        let billboards = job.out.join(format!("{stem}_billboards.png"));
+        let size = (job.width, job.height);
+        write_grid(&path, size, 2, &["particle fog", "billboards"], |i| {
+            let s = settings::Settings { particle_fog: i == 0, ..settings.clone() };
+            let frame = stage.frames(&s, (1, 1), 1)?.remove(0);
+            if i == 1 {
+                crate::picture::write_rgba8(&billboards, frame.width, frame.height, &frame.pixels)?;
+            }
+            Ok(frame)
+        })?;
+        written.extend([billboards, path]);
     }
     if show.apng_frames > 0 {
-        let frames = stage.frames(&settings, (1, 1), show.apng_frames)?;
         let path = job.out.join(format!("{stem}.apng"));
-        write_apng(&path, &frames, job.fps)?;
+        let mut frames = stage.renderer(&settings, (1, 1))?;
+        let mut progress = Progress::new(&format!("{stem} animation"), show.apng_frames);
+        write_apng(&path, frames.size(), (show.apng_frames, job.fps), |i| {
+            let frame = frames.next(&settings);
+            progress.step(i + 1);
+            frame
+        })?;
+        progress.end();
         written.push(path);
     }
     if show.contact_sheet {
@@ -79,39 +130,50 @@ struct Stage<'s> {
     job: &'s RenderJob,
 }
 
-impl Stage<'_> {
-    /// `count` consecutive frames after the job's warm-up with `settings`, at the job's size
-    /// divided by `div`; each frame may take other settings through `per_frame` (see
-    /// [`Stage::frames_with`]).
-    fn frames(
-        &mut self,
-        settings: &settings::Settings,
-        div: (u32, u32),
-        count: u32,
-    ) -> anyhow::Result<Vec<Rgba8>> {
-        self.frames_with(settings, div, count, |_, s| s.clone())
+impl<'s> Stage<'s> {
+    /// `count` consecutive frames after the job's warm-up with `settings`, at the job's size.
+    fn frames(&mut self, settings: &settings::Settings, div: (u32, u32), count: u32) -> Result<Vec<Rgba8>> {
+        let mut frames = self.renderer(settings, div)?;
+        (0..count).map(|_| frames.next(settings)).collect()
     }
 
-    fn frames_with(
-        &mut self,
-        settings: &settings::Settings,
-        div: (u32, u32),
-        count: u32,
-        per_frame: impl Fn(u32, &settings::Settings) -> settings::Settings,
-    ) -> anyhow::Result<Vec<Rgba8>> {
+    /// A renderer at the job's size divided by `div`, warmed up with `settings` (the job's
+    /// warm-up), whose frames follow one another from there.
+    fn renderer<'a>(&'a mut self, settings: &settings::Settings, div: (u32, u32)) -> Result<Frames<'a, 's>> {
         let job = self.job;
         let (w, h) = ((job.width / div.0).max(1), (job.height / div.1).max(1));
         let mut r = HostRenderer::new(self.gpu, w, h)?;
         r.frame_dt_s = 1.0 / job.fps;
         r.particles_only = job.particles_only;
-        warm_up(&mut r, (self.gpu, self.world), (self.scene, settings), job, None)?;
-        let mut out = Vec::with_capacity(count as usize);
-        for i in 0..count {
-            let t = (job.warmup + i) as f32 / job.fps;
-            r.render(self.gpu, self.world, self.scene, &per_frame(i, settings), t)?;
-            out.push(Rgba8 { width: w, height: h, pixels: r.read_ldr(self.gpu)? });
-        }
-        Ok(out)
+        let name = format!("{} showcase", stem(job));
+        warm_up(&mut r, (self.gpu, self.world), (self.scene, settings), job, &name)?;
+        Ok(Frames { stage: self, renderer: r, next: 0 })
+    }
+}
+
+/// Consecutive frames of one warmed-up renderer.
+struct Frames<'a, 's> {
+    stage: &'a mut Stage<'s>,
+    renderer: HostRenderer,
+    next: u32,
+}
+
+impl Frames<'_, '_> {
+    /// The frames' size.
+    fn size(&self) -> (u32, u32) {
+        let e = self.renderer.targets.ldr.extent;
+        (e.width, e.height)
+    }
+
+    /// The next frame, rendered with `settings`.
+    fn next(&mut self, settings: &settings::Settings) -> Result<Rgba8> {
+        let job = self.stage.job;
+        let t = (job.warmup + self.next) as f32 / job.fps;
+        self.next += 1;
+        let (width, height) = self.size();
+        let s = &mut *self.stage;
+        self.renderer.render(s.gpu, s.world, s.scene, settings, t)?;
+        Ok(Rgba8 { width, height, pixels: self.renderer.read_ldr(s.gpu)? })
     }
 }
 
@@ -124,32 +186,17 @@ fn contact_sheet(
     let cols = SHEET_BILLOWS.len() as u32;
     let cells = SHEET_DENSITIES.len() as u32 * cols;
     let at = |i: u32| (SHEET_DENSITIES[(i / cols) as usize], SHEET_BILLOWS[(i % cols) as usize]);
-    let tiles = stage.frames_with(settings, (2, 2), cells, |i, s| {
-        let (density, billow) = at(i);
-        settings::Settings { particle_fog_density: density, particle_fog_billow: billow, ..s.clone() }
-    })?;
     let labels: Vec<String> = (0..cells).map(|i| format!("density {} billow {}", at(i).0, at(i).1)).collect();
     let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
-    save(stage.job, &format!("{stem}_sliders.png"), &labelled_grid(&tiles, cols, &labels))
-}
-
-/// `tiles` (all one size) in rows of `cols`, each with its label in the top-left corner.
-pub fn labelled_grid(tiles: &[Rgba8], cols: u32, labels: &[&str]) -> Rgba8 {
-    let Some(first) = tiles.first() else { return Rgba8::filled(1, 1, [0, 0, 0, 255]) };
-    let (w, h) = (first.width, first.height);
-    let rows = (tiles.len() as u32).div_ceil(cols);
-    let mut sheet = Rgba8::filled(w * cols, h * rows, [0, 0, 0, 255]);
-    for (i, (tile, label)) in tiles.iter().zip(labels).enumerate() {
-        let (x, y) = ((i as u32 % cols) * w, (i as u32 / cols) * h);
-        sheet.blit(tile, x, y);
-        let scale = if text_width(label, LABEL_SCALE) + 8 <= w { LABEL_SCALE } else { 1 };
-        draw_text(&mut sheet, label, (x + 4, y + 4), scale, LABEL_COLOUR);
-    }
-    sheet
-}
-
-fn save(job: &RenderJob, name: &str, pic: &Rgba8) -> anyhow::Result<PathBuf> {
-    let path = job.out.join(name);
-    crate::vk::readback::write_png(&path, pic.width, pic.height, &pic.pixels)?;
+    let path = stage.job.out.join(format!("{stem}_sliders.png"));
+    let mut tiles = stage.renderer(settings, (2, 2))?;
+    write_grid(&path, tiles.size(), cols, &labels, |i| {
+        let (density, billow) = at(i);
+        tiles.next(&settings::Settings {
+            particle_fog_density: density,
+            particle_fog_billow: billow,
+            ..settings.clone()
+        })
+    })?;
     Ok(path)
 }

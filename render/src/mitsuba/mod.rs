@@ -43,7 +43,9 @@
 //!   (`(1 - (d / range)^4)^2`); Mitsuba's emitters have no range, so beyond about half the
 //!   range the host is darker by that factor (0.94 at half the range).
 //!
-//! Every file goes through [`write_file`].
+//! Every file is written new and renamed into place ([`crate::atomic_file`]); the files in
+//! `DIR` are [`file_names`] (and `<scene>_density.vol` when the frame had particle fog: one left
+//! by an earlier export is removed before the GPU starts, so the files always describe one frame).
 
 pub mod exr;
 mod xml;
@@ -141,9 +143,38 @@ pub fn write_scene(dir: &Path, scene: &Scene, frame: &FrameExport<'_>) -> Result
     write_file(&dir.join(format!("{stem}_fog.exr")), &exr::encode(w, h, &fog_channels))
 }
 
-/// Writes `bytes` to `path`: the one place the export writes a file.
+/// Writes `bytes` as the new file `path`: the one place the export writes a file.
 fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    std::fs::write(path, bytes).map_err(|e| RenderError::BadInput(format!("writing {}: {e}", path.display())))
+    crate::atomic_file::write_atomically(path, bytes)
+}
+
+/// The files the export of `scene` as `stem` always writes into its folder (besides the meshes'
+/// folder and the density volume, written only with particle fog).
+pub fn file_names(scene: &Scene, stem: &str) -> Vec<String> {
+    let mut names = vec![format!("{stem}.xml"), format!("{stem}_hdr.exr"), format!("{stem}_fog.exr")];
+    for (i, light) in scene.lights.iter().enumerate() {
+        match light.kind {
+            LightKind::Point => {}
+            LightKind::Spot { .. } => names.push(format!("{stem}_spot_{i}.exr")),
+            LightKind::Projector { .. } => names.push(format!("{stem}_projector_{i}.exr")),
+        }
+    }
+    names
+}
+
+/// Whether `name` is a file an export as `stem` writes (of this scene or, with other lights, of an
+/// earlier one): what may be removed as stale.
+pub fn is_export_file(stem: &str, name: &str) -> bool {
+    if name == format!("{stem}.xml") {
+        return true;
+    }
+    let Some(rest) = name.strip_prefix(stem).and_then(|r| r.strip_prefix('_')) else { return false };
+    let numbered = |prefix: &str| {
+        rest.strip_prefix(prefix)
+            .and_then(|r| r.strip_suffix(".exr"))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    matches!(rest, "hdr.exr" | "fog.exr" | "density.vol") || numbered("spot_") || numbered("projector_")
 }
 
 /// The host's ambient and emission at a surface of `albedo` and `emissive` facing `n` (module
@@ -238,6 +269,31 @@ fn projector_texture(img: &image::RgbaImage, color: Vec3, fov_deg: f32) -> [Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_export_removes_only_its_own_kinds_of_file() {
+        for name in [
+            "fog.xml",
+            "fog_hdr.exr",
+            "fog_fog.exr",
+            "fog_density.vol",
+            "fog_spot_3.exr",
+            "fog_projector_12.exr",
+        ] {
+            assert!(is_export_file("fog", name), "{name}");
+        }
+        // Another scene's files, a user's, and names that only look alike.
+        for name in [
+            "fog_machine_hdr.exr",
+            "fog_notes.txt",
+            "fog_spot_.exr",
+            "fog_spot_x.exr",
+            "fog.xml.bak",
+            "fogg.xml",
+        ] {
+            assert!(!is_export_file("fog", name), "{name}");
+        }
+    }
 
     #[test]
     fn the_spot_texture_is_the_hosts_falloff_by_angle() {

@@ -1,7 +1,8 @@
 //! The particle fog read back for tests and `render --export-density DIR`: the density field as
 //! the march samples it ([`fog::density::Field`], from the atlas of the bricks in use), the
 //! carriers (from the live particles of converted systems) and the camera, written as
-//! `<scene>_density.vol` (Mitsuba 3 grid volume), `<scene>_carriers.json` and `<scene>_camera.json`.
+//! `<scene>_density.vol` (Mitsuba 3 grid volume), `<scene>_carriers.json` and `<scene>_camera.json`
+//! ([`file_names`]; the volume only while there are bricks).
 //! Per-particle work on the CPU happens only here, on request.
 
 use std::collections::HashMap;
@@ -14,6 +15,7 @@ use glam::{IVec3, Vec3};
 use serde::Serialize;
 use serde_json::json;
 
+use crate::atomic_file::{output_error, AtomicFile};
 use crate::error::{RenderError, Result};
 use crate::gpu_types::{GpuFogSource, GpuParticle};
 use crate::particle_fog::ParticleFog;
@@ -118,10 +120,17 @@ pub struct CameraExport {
     pub far: f32,
 }
 
-/// Writes `<scene>_density.vol`, `<scene>_carriers.json` and `<scene>_camera.json` into `dir`.
-/// The grid samples `field` with `sample` (the march's own density function), `margin_m` beyond
-/// the bricks (as far as `sample` may move density); without bricks the volume file is not
-/// written.
+/// The files an export of `scene` consists of, in the order they are committed: the density
+/// volume, the carriers and the camera.
+pub fn file_names(scene: &str) -> [String; 3] {
+    [format!("{scene}_density.vol"), format!("{scene}_carriers.json"), format!("{scene}_camera.json")]
+}
+
+/// Writes `<scene>_density.vol`, `<scene>_carriers.json` and `<scene>_camera.json` into `dir`,
+/// each a new file renamed into place ([`AtomicFile`]) once all three are on disk. The grid samples
+/// `field` with `sample` (the march's own density function), `margin_m` beyond the bricks (as
+/// far as `sample` may move density); without bricks there is no volume, and one left by an
+/// earlier export is removed, so the three files always describe one frame.
 pub fn write_files(
     dir: &Path,
     scene: &str,
@@ -131,14 +140,15 @@ pub fn write_files(
     density_scale: f32,
     camera: &CameraExport,
 ) -> Result<()> {
-    let io = |what: &str, e: std::io::Error| RenderError::BadInput(format!("writing {what}: {e}"));
-    std::fs::create_dir_all(dir).map_err(|e| io(&dir.display().to_string(), e))?;
-    if let Some(grid) = export_grid(field, margin_m, sample) {
-        let path = dir.join(format!("{scene}_density.vol"));
-        let mut bytes = Vec::with_capacity(grid.values.len() * 4 + 48);
-        write_mitsuba_vol(&grid, &mut bytes).map_err(|e| io("the density grid", e))?;
-        std::fs::write(&path, bytes).map_err(|e| io(&path.display().to_string(), e))?;
-    }
+    let [vol_name, carriers_name, camera_name] = file_names(scene);
+    let volume = match export_grid(field, margin_m, sample) {
+        Some(grid) => {
+            let mut file = AtomicFile::create(&dir.join(&vol_name))?;
+            write_mitsuba_vol(&grid, &mut file).map_err(|e| output_error(file.dest(), e))?;
+            Some(file)
+        }
+        None => None,
+    };
     let list: Vec<_> = carriers
         .iter()
         .map(|c| {
@@ -154,12 +164,24 @@ pub fn write_files(
         })
         .collect();
     let doc = json!({ "density_scale": density_scale, "carriers": list });
-    let write_json = |name: String, v: &serde_json::Value| -> Result<()> {
-        let path = dir.join(name);
-        let text = serde_json::to_string_pretty(v).map_err(|e| RenderError::BadInput(e.to_string()))?;
-        std::fs::write(&path, text).map_err(|e| io(&path.display().to_string(), e))
-    };
-    write_json(format!("{scene}_carriers.json"), &doc)?;
     let cam = serde_json::to_value(camera).map_err(|e| RenderError::BadInput(e.to_string()))?;
-    write_json(format!("{scene}_camera.json"), &cam)
+    let json_file = |name: &str, v: &serde_json::Value| -> Result<AtomicFile> {
+        let mut file = AtomicFile::create(&dir.join(name))?;
+        serde_json::to_writer_pretty(&mut file, v).map_err(|e| output_error(file.dest(), e))?;
+        Ok(file)
+    };
+    let files = [json_file(&carriers_name, &doc)?, json_file(&camera_name, &cam)?];
+    match volume {
+        Some(file) => file.commit()?,
+        None => remove_old(&dir.join(&vol_name))?,
+    }
+    files.into_iter().try_for_each(AtomicFile::commit)
+}
+
+/// Removes the file (or link) `path` left by an earlier export, if any.
+fn remove_old(path: &Path) -> Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(output_error(path, e)),
+        _ => Ok(()),
+    }
 }

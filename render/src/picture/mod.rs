@@ -1,14 +1,20 @@
-//! Pictures written beside the frames: 16-bit linear greyscale PNGs (the debug views'
-//! transmittance and coverage), animated PNGs, side-by-side comparisons and labelled contact
-//! sheets (`render --compare`, `--apng`, `--contact-sheet`). PNG encoding is the `png` crate's
-//! (already under `image`; its APNG writer is what `image` lacks).
+//! Pictures written beside the frames: RGBA8 PNGs (the frames), 16-bit linear greyscale PNGs (the
+//! debug views' transmittance and coverage), animated PNGs, side-by-side comparisons and labelled
+//! contact sheets (`render --compare`, `--apng`, `--contact-sheet`). PNG encoding is the `png`
+//! crate's (already under `image`; its APNG writer is what `image` lacks); every file is written
+//! through [`crate::atomic_file`].
+//!
+//! Memory stays bounded by the pictures' parts in flight, not their number: an animation's frames
+//! are asked for one at a time and written as they come ([`write_apng`]), and a grid's tiles one
+//! row of tiles at a time ([`write_grid`]).
 
 pub mod font;
 
-use std::io::BufWriter;
 use std::path::Path;
 
-use crate::error::{RenderError, Result};
+use crate::atomic_file::{output_error, AtomicFile};
+use crate::error::Result;
+use font::{draw_text, text_width};
 
 /// An RGBA8 picture, row-major, tightly packed.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,15 +44,40 @@ impl Rgba8 {
     }
 }
 
-fn output_error(path: &Path, e: impl std::fmt::Display) -> RenderError {
-    RenderError::Output { path: path.display().to_string(), reason: e.to_string() }
+/// Label glyph scale in grids, picture pixels per font pixel (1 where a label would not fit).
+const LABEL_SCALE: u32 = 2;
+const LABEL_COLOUR: [u8; 4] = [255, 255, 255, 255];
+
+/// Encodes one PNG at `path`: `setup` configures the encoder, `body` writes the image data; the
+/// file is committed only when both succeed.
+fn encode_png(
+    path: &Path,
+    (width, height): (u32, u32),
+    setup: impl FnOnce(&mut png::Encoder<'_, &mut AtomicFile>) -> Result<()>,
+    body: impl FnOnce(&mut png::Writer<&mut AtomicFile>) -> Result<()>,
+) -> Result<()> {
+    let mut file = AtomicFile::create(path)?;
+    {
+        let mut encoder = png::Encoder::new(&mut file, width, height);
+        setup(&mut encoder)?;
+        let mut writer = encoder.write_header().map_err(|e| output_error(path, e))?;
+        body(&mut writer)?;
+        writer.finish().map_err(|e| output_error(path, e))?;
+    }
+    file.commit()
 }
 
-fn create(path: &Path) -> Result<BufWriter<std::fs::File>> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| output_error(path, e))?;
+/// Writes tightly packed RGBA8 pixels as a PNG.
+pub fn write_rgba8(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<()> {
+    if rgba.len() != (width * height * 4) as usize {
+        crate::error::bug(&format!("{} bytes for a {width}x{height} RGBA8 picture", rgba.len()));
     }
-    Ok(BufWriter::new(std::fs::File::create(path).map_err(|e| output_error(path, e))?))
+    let setup = |e: &mut png::Encoder<'_, &mut AtomicFile>| {
+        e.set_color(png::ColorType::Rgba);
+        e.set_depth(png::BitDepth::Eight);
+        Ok(())
+    };
+    encode_png(path, (width, height), setup, |w| w.write_image_data(rgba).map_err(|e| output_error(path, e)))
 }
 
 /// The 16-bit code of a linear value in 0..=1 (65535 = 1; clamped, NaN as 0).
@@ -62,34 +93,157 @@ pub fn write_grey16(path: &Path, width: u32, height: u32, values: &[f32]) -> Res
     if values.len() != (width * height) as usize {
         crate::error::bug(&format!("{} values for a {width}x{height} picture", values.len()));
     }
-    let mut encoder = png::Encoder::new(create(path)?, width, height);
-    encoder.set_color(png::ColorType::Grayscale);
-    encoder.set_depth(png::BitDepth::Sixteen);
-    // Linear data: a gamma of 1 tells viewers not to decode it as sRGB.
-    encoder.set_source_gamma(png::ScaledFloat::new(1.0));
+    let setup = |e: &mut png::Encoder<'_, &mut AtomicFile>| {
+        e.set_color(png::ColorType::Grayscale);
+        e.set_depth(png::BitDepth::Sixteen);
+        // Linear data: a gamma of 1 tells viewers not to decode it as sRGB.
+        e.set_source_gamma(png::ScaledFloat::new(1.0));
+        Ok(())
+    };
     let bytes: Vec<u8> = values.iter().flat_map(|&v| grey16(v).to_be_bytes()).collect();
-    let mut writer = encoder.write_header().map_err(|e| output_error(path, e))?;
-    writer.write_image_data(&bytes).map_err(|e| output_error(path, e))?;
-    writer.finish().map_err(|e| output_error(path, e))
+    encode_png(path, (width, height), setup, |w| {
+        w.write_image_data(&bytes).map_err(|e| output_error(path, e))
+    })
 }
 
-/// Writes `frames` (all the same size, at least one) as an animated PNG looping forever, each
-/// shown for `1 / fps` s.
-pub fn write_apng(path: &Path, frames: &[Rgba8], fps: f32) -> Result<()> {
-    let Some(first) = frames.first() else { crate::error::bug("an animation of no frames") };
-    let mut encoder = png::Encoder::new(create(path)?, first.width, first.height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_animated(frames.len() as u32, 0).map_err(|e| output_error(path, e))?;
-    // The delay as the fraction 1 / fps s (whole frames per second, 1..=65535).
-    let per_second = fps.round().clamp(1.0, f32::from(u16::MAX)) as u16;
-    encoder.set_frame_delay(1, per_second).map_err(|e| output_error(path, e))?;
-    let mut writer = encoder.write_header().map_err(|e| output_error(path, e))?;
-    for frame in frames {
-        if (frame.width, frame.height) != (first.width, first.height) {
-            crate::error::bug("animation frames of different sizes");
-        }
-        writer.write_image_data(&frame.pixels).map_err(|e| output_error(path, e))?;
+/// Writes an animated PNG of `count` (at least one) `width` x `height` frames looping forever,
+/// each shown for `1 / fps` s. `frame(i)` gives frame `i` when it is written, so only one frame
+/// is held at a time; an error from it ends the write and leaves nothing at `path`.
+pub fn write_apng(
+    path: &Path,
+    (width, height): (u32, u32),
+    (count, fps): (u32, f32),
+    mut frame: impl FnMut(u32) -> Result<Rgba8>,
+) -> Result<()> {
+    if count == 0 {
+        crate::error::bug("an animation of no frames");
     }
-    writer.finish().map_err(|e| output_error(path, e))
+    let setup = |e: &mut png::Encoder<'_, &mut AtomicFile>| {
+        e.set_color(png::ColorType::Rgba);
+        e.set_depth(png::BitDepth::Eight);
+        e.set_animated(count, 0).map_err(|e| output_error(path, e))?;
+        // The delay as the fraction 1 / fps s (whole frames per second, 1..=65535).
+        let per_second = fps.round().clamp(1.0, f32::from(u16::MAX)) as u16;
+        e.set_frame_delay(1, per_second).map_err(|e| output_error(path, e))
+    };
+    encode_png(path, (width, height), setup, |w| {
+        for i in 0..count {
+            let f = frame(i)?;
+            if (f.width, f.height) != (width, height) {
+                crate::error::bug("animation frames of different sizes");
+            }
+            w.write_image_data(&f.pixels).map_err(|e| output_error(path, e))?;
+        }
+        Ok(())
+    })
+}
+
+/// Writes a PNG of `labels.len()` tiles of `tile` size in rows of `cols`, each with its label in
+/// the top-left corner, black where a row is short. `tile_at(i)` gives tile `i` when its row is
+/// drawn, so one row of tiles is held at a time.
+pub fn write_grid(
+    path: &Path,
+    tile: (u32, u32),
+    cols: u32,
+    labels: &[&str],
+    mut tile_at: impl FnMut(u32) -> Result<Rgba8>,
+) -> Result<()> {
+    let (w, h) = tile;
+    let count = labels.len() as u32;
+    let rows = count.div_ceil(cols).max(1);
+    let setup = |e: &mut png::Encoder<'_, &mut AtomicFile>| {
+        e.set_color(png::ColorType::Rgba);
+        e.set_depth(png::BitDepth::Eight);
+        Ok(())
+    };
+    encode_png(path, (w * cols, h * rows), setup, |writer| {
+        let mut stream = writer.stream_writer().map_err(|e| output_error(path, e))?;
+        for row in 0..rows {
+            let mut band = Rgba8::filled(w * cols, h, [0, 0, 0, 255]);
+            for col in 0..cols {
+                let i = row * cols + col;
+                let Some(label) = labels.get(i as usize) else { break };
+                let t = tile_at(i)?;
+                if (t.width, t.height) != (w, h) {
+                    crate::error::bug("grid tiles of different sizes");
+                }
+                band.blit(&t, col * w, 0);
+                let scale = if text_width(label, LABEL_SCALE) + 8 <= w { LABEL_SCALE } else { 1 };
+                draw_text(&mut band, label, (col * w + 4, 4), scale, LABEL_COLOUR);
+            }
+            std::io::Write::write_all(&mut stream, &band.pixels).map_err(|e| output_error(path, e))?;
+        }
+        stream.finish().map_err(|e| output_error(path, e))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let d = std::env::temp_dir().join(format!("pf-picture-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("scratch folder");
+        d
+    }
+
+    #[test]
+    fn an_animation_is_on_disk_frame_by_frame_before_it_ends() {
+        let d = scratch("apng");
+        let path = d.join("a.apng");
+        let (w, h) = (64, 64);
+        let mut sizes = Vec::new();
+        write_apng(&path, (w, h), (4, 30.0), |i| {
+            // The bytes written so far, in the temporary beside the destination.
+            let tmp = std::fs::read_dir(&d).expect("list").flatten().find(|e| e.path() != path);
+            sizes.push(tmp.map_or(0, |e| e.metadata().expect("meta").len()));
+            // Incompressible (xorshift) pixels: each frame is larger than the file's buffer.
+            let mut x = 0x9E37_79B9_u32 ^ i;
+            let noise = (0..w * h * 4).map(|_| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                (x >> 24) as u8
+            });
+            Ok(Rgba8 { width: w, height: h, pixels: noise.collect() })
+        })
+        .expect("written");
+        // Each frame asked for after the one before is on disk (deflate buffers at most one).
+        assert!(sizes.windows(2).skip(1).all(|s| s[1] > s[0]), "{sizes:?}");
+        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).expect("open")));
+        let reader = decoder.read_info().expect("a PNG");
+        assert_eq!(reader.info().animation_control().map(|a| a.num_frames), Some(4));
+    }
+
+    #[test]
+    fn an_error_while_rendering_a_frame_leaves_nothing_at_the_path() {
+        let d = scratch("apng-error");
+        let path = d.join("a.apng");
+        let e = write_apng(&path, (8, 8), (3, 30.0), |i| {
+            if i == 1 {
+                Err(crate::error::RenderError::DeviceLost("rendering frame 1".into()))
+            } else {
+                Ok(Rgba8::filled(8, 8, [9, 9, 9, 255]))
+            }
+        })
+        .expect_err("fails");
+        assert!(e.to_string().contains("device lost"), "{e}");
+        assert_eq!(std::fs::read_dir(&d).expect("list").count(), 0, "no file, no temporary");
+    }
+
+    #[test]
+    fn a_grid_places_each_tile_in_its_row_and_column() {
+        let d = scratch("grid");
+        let path = d.join("g.png");
+        let colours = [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255]];
+        write_grid(&path, (40, 30), 2, &["", "", ""], |i| Ok(Rgba8::filled(40, 30, colours[i as usize])))
+            .expect("written");
+        let img = image::open(&path).expect("png").to_rgba8();
+        assert_eq!(img.dimensions(), (80, 60));
+        assert_eq!(img.get_pixel(20, 20).0, colours[0]);
+        assert_eq!(img.get_pixel(60, 20).0, colours[1]);
+        assert_eq!(img.get_pixel(20, 50).0, colours[2]);
+        assert_eq!(img.get_pixel(60, 50).0, [0, 0, 0, 255], "the short row is black");
+    }
 }

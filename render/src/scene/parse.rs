@@ -294,9 +294,15 @@ fn textures(
     let mut out = BTreeMap::new();
     for (name, rel) in raw {
         let path = base.join(rel.get_ref());
-        if !path.is_file() {
+        let problem = match std::fs::metadata(&path) {
+            Ok(m) if m.is_file() => None,
+            Ok(m) => Some(format!("is not a regular file ({})", crate::input::file_kind(&m))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some("does not exist".to_owned()),
+            Err(e) => Some(format!("cannot be read: {e}")),
+        };
+        if let Some(problem) = problem {
             return Err(
-                ctx.invalid(rel.span(), format!("texture {name:?}: file {} does not exist", path.display()))
+                ctx.invalid(rel.span(), format!("texture {name:?}: file {} {problem}", path.display()))
             );
         }
         out.insert(name.clone(), path);

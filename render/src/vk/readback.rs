@@ -1,7 +1,5 @@
-//! Moving bytes between the CPU and GPU resources: staged uploads, buffer and image readback, and
-//! PNG output.
-
-use std::path::Path;
+//! Moving bytes between the CPU and GPU resources: staged uploads, buffer and image readback (the
+//! pictures are written by [`crate::picture`]).
 
 use ash::vk;
 
@@ -137,14 +135,4 @@ pub fn texel_bytes(format: vk::Format) -> Option<u64> {
 /// Bytes of every mip level and layer of `image`, tightly packed, at `texel` bytes a texel.
 pub fn image_bytes(image: &Image, texel: u64) -> u64 {
     (0..image.mips).map(|level| image.level_bytes(level, texel)).sum()
-}
-
-/// Writes tightly packed RGBA8 pixels as a PNG.
-pub fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<()> {
-    let out_err = |reason: String| RenderError::Output { path: path.display().to_string(), reason };
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| out_err(e.to_string()))?;
-    }
-    image::save_buffer(path, rgba, width, height, image::ExtendedColorType::Rgba8)
-        .map_err(|e| out_err(e.to_string()))
 }
