@@ -34,7 +34,7 @@ use crate::error::{RenderError, Result};
 use crate::gpu_types::{BrickUniform, GpuFogSource};
 use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::recorder::{Access, Recorder};
+use crate::vk::recorder::{Access, Recorder, Use};
 use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
 
 /// Words of `fog.bricks.counters` (`C_WORDS` in bricks.glsl).
@@ -253,9 +253,15 @@ impl BrickPool {
         if std::mem::replace(&mut self.cleared, true) {
             return;
         }
-        for b in [&self.accum_ext, &self.accum_tint, &self.slot_frame, &self.slot_max] {
-            rec.fill_buffer(b, 0);
-        }
+        let buffers = [&self.accum_ext, &self.accum_tint, &self.slot_frame, &self.slot_max];
+        let uses: Vec<Use<'_>> = buffers.iter().map(|b| Use::Buffer(b, Access::TransferWrite)).collect();
+        rec.setup("fog.bricks.first_clear", &uses, |rec| {
+            for b in buffers {
+                // SAFETY: the buffer is alive with TRANSFER_DST usage (`storage_at`); the declared
+                // use orders the fill.
+                unsafe { rec.device().cmd_fill_buffer(rec.cmd, b.raw, 0, vk::WHOLE_SIZE, 0) };
+            }
+        });
     }
 
     /// The brick passes' bindings (bricks.glsl), with `particles` = (pool, alive list of this

@@ -226,6 +226,21 @@ impl<'a> Recorder<'a> {
         out
     }
 
+    /// Records set-up work that runs once (a new resource's first contents) as [`Recorder::pass`]
+    /// does, barriers and debug label included, but untimed: timed in one frame of many it would
+    /// read as a per-frame cost in the timing table.
+    pub fn setup<T>(&mut self, name: &str, uses: &[Use<'_>], body: impl FnOnce(&Recorder<'a>) -> T) -> T {
+        self.barriers(uses);
+        let label = std::ffi::CString::new(name).unwrap_or_default();
+        let info = vk::DebugUtilsLabelEXT::default().label_name(&label);
+        // SAFETY: `cmd` is recording; the label string outlives the call.
+        unsafe { self.shared.debug_utils.cmd_begin_debug_utils_label(self.cmd, &info) };
+        let out = body(self);
+        // SAFETY: closes the label opened above, in the same command buffer.
+        unsafe { self.shared.debug_utils.cmd_end_debug_utils_label(self.cmd) };
+        out
+    }
+
     /// Clears every layer of a colour image, as a pass named `<image>.clear`.
     pub fn clear_color(&mut self, img: &Image, rgba: [f32; 4]) {
         let name = crate::names::resource(&img.name, "clear");
