@@ -57,7 +57,7 @@ pub fn temp_path(folder: &Path, len: usize) -> PathBuf {
     folder.join(name)
 }
 
-/// Whether `name` is a temporary of a process that no longer runs (checked in `/proc`; where
+/// Whether `name` is a temporary of a process that has exited (checked in `/proc`; where
 /// there is no `/proc`, none is taken as stale).
 pub fn stale_temporary(name: &str) -> bool {
     let Some(pid) = name.strip_prefix(TEMP_PREFIX).and_then(|rest| rest.split('-').next()) else {

@@ -408,7 +408,7 @@ impl Gpu {
         let waited = unsafe { self.shared.device.wait_for_fences(&[fence], true, u64::MAX) };
         self.waited += started.elapsed();
         waited.ctx("waiting for the GPU")?;
-        // SAFETY: the submission completed, so the fence is no longer in use.
+        // SAFETY: the submission completed, so nothing waits on or signals the fence.
         unsafe { self.shared.device.reset_fences(&[fence]) }.ctx("resetting a fence")?;
         own.submitted[slot] = false;
         self.frame_completed(slot)

@@ -86,7 +86,7 @@ impl HostVulkan {
     pub fn begin_frame(&self, slot: usize) {
         let d = &self.device;
         // SAFETY: the fence and command buffer belong to this device; once the fence signalled,
-        // the command buffer is no longer in use and may be reset.
+        // the GPU is done with the command buffer, which may be reset.
         unsafe {
             d.wait_for_fences(&[self.fences[slot]], true, u64::MAX).expect("fence wait");
             d.reset_fences(&[self.fences[slot]]).expect("fence reset");
