@@ -435,7 +435,7 @@ impl Gpu {
             .begin(slot)
             .map_err(|e| slot_error(e, slot, self.frames_in_flight()))?;
         self.profiler.begin_frame(&self.shared, slot, true);
-        let mut recorder = Recorder::new(&self.shared, (cmd, slot, serial), &mut self.profiler);
+        let mut recorder = Recorder::new(&self.shared, (cmd, serial), &mut self.profiler);
         let value = record(&mut recorder);
         let (views, journal) = recorder.into_parts();
         self.slot_views[slot].extend(views);
@@ -617,8 +617,7 @@ impl Gpu {
         unsafe { device.begin_command_buffer(cmd, &begin) }.ctx("beginning commands")?;
         self.profiler.begin_frame(&self.shared, self.frames_in_flight(), timed);
         let serial = self.shared.frames.lock().begin_waited();
-        let mut recorder =
-            Recorder::new(&self.shared, (cmd, self.frames_in_flight(), serial), &mut self.profiler);
+        let mut recorder = Recorder::new(&self.shared, (cmd, serial), &mut self.profiler);
         let value = record(&mut recorder);
         let (views, journal) = recorder.into_parts();
         let submitted = value.and_then(|v| self.end_and_submit(cmd).map(|()| v));

@@ -125,8 +125,6 @@ pub struct Recorder<'a> {
     shared: &'a Shared,
     /// The command buffer being recorded.
     pub cmd: vk::CommandBuffer,
-    /// The frame slot it belongs to (a host's slot, or the one of the submissions that wait).
-    slot: usize,
     /// The frame's serial ([`crate::vk::frames`]).
     serial: u64,
     profiler: &'a mut Profiler,
@@ -164,30 +162,16 @@ impl Journal {
 impl<'a> Recorder<'a> {
     pub(crate) fn new(
         shared: &'a Shared,
-        (cmd, slot, serial): (vk::CommandBuffer, usize, u64),
+        (cmd, serial): (vk::CommandBuffer, u64),
         profiler: &'a mut Profiler,
     ) -> Self {
-        Recorder {
-            shared,
-            cmd,
-            slot,
-            serial,
-            profiler,
-            deferred_views: Vec::new(),
-            journal: Journal::default(),
-        }
+        Recorder { shared, cmd, serial, profiler, deferred_views: Vec::new(), journal: Journal::default() }
     }
 
     /// The serial of the frame being recorded: readbacks of it may be read once
     /// [`crate::Gpu::frame_done`] says so.
     pub fn serial(&self) -> u64 {
         self.serial
-    }
-
-    /// The frame slot being recorded: a host's slot (below [`crate::Gpu::frames_in_flight`]), or
-    /// the slot of the submissions that wait (equal to it).
-    pub fn slot(&self) -> usize {
-        self.slot
     }
 
     /// Keeps `views` alive until the submission completes.
@@ -213,29 +197,37 @@ impl<'a> Recorder<'a> {
     /// Records a pass: barriers for `uses`, a debug label and timestamp scope named `name`, then
     /// `body`.
     pub fn pass<T>(&mut self, name: &str, uses: &[Use<'_>], body: impl FnOnce(&Recorder<'a>) -> T) -> T {
-        self.barriers(uses);
-        let label = std::ffi::CString::new(name).unwrap_or_default();
-        let info = vk::DebugUtilsLabelEXT::default().label_name(&label);
-        // SAFETY: `cmd` is recording; the label string outlives the call.
-        unsafe { self.shared.debug_utils.cmd_begin_debug_utils_label(self.cmd, &info) };
-        self.profiler.begin_scope(self.shared, self.cmd, name);
-        let out = body(self);
-        self.profiler.end_scope(self.shared, self.cmd);
-        // SAFETY: closes the label opened above, in the same command buffer.
-        unsafe { self.shared.debug_utils.cmd_end_debug_utils_label(self.cmd) };
-        out
+        self.labelled(name, uses, true, body)
     }
 
     /// Records set-up work that runs once (a new resource's first contents) as [`Recorder::pass`]
     /// does, barriers and debug label included, but untimed: timed in one frame of many it would
     /// read as a per-frame cost in the timing table.
     pub fn setup<T>(&mut self, name: &str, uses: &[Use<'_>], body: impl FnOnce(&Recorder<'a>) -> T) -> T {
+        self.labelled(name, uses, false, body)
+    }
+
+    /// Barriers for `uses`, a debug label named `name` (and, when `timed`, a timestamp scope of
+    /// that name), then `body`.
+    fn labelled<T>(
+        &mut self,
+        name: &str,
+        uses: &[Use<'_>],
+        timed: bool,
+        body: impl FnOnce(&Recorder<'a>) -> T,
+    ) -> T {
         self.barriers(uses);
         let label = std::ffi::CString::new(name).unwrap_or_default();
         let info = vk::DebugUtilsLabelEXT::default().label_name(&label);
         // SAFETY: `cmd` is recording; the label string outlives the call.
         unsafe { self.shared.debug_utils.cmd_begin_debug_utils_label(self.cmd, &info) };
+        if timed {
+            self.profiler.begin_scope(self.shared, self.cmd, name);
+        }
         let out = body(self);
+        if timed {
+            self.profiler.end_scope(self.shared, self.cmd);
+        }
         // SAFETY: closes the label opened above, in the same command buffer.
         unsafe { self.shared.debug_utils.cmd_end_debug_utils_label(self.cmd) };
         out

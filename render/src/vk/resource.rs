@@ -370,11 +370,6 @@ impl Image {
         }
     }
 
-    /// Whether the image's memory is a host's ([`Gpu::import_image`]).
-    pub fn is_imported(&self) -> bool {
-        self.allocation.is_none()
-    }
-
     /// The layout the recorder tracks for it: the one its last recorded (and not rolled back)
     /// use left it in.
     pub fn tracked_layout(&self) -> vk::ImageLayout {
