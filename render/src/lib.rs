@@ -10,6 +10,7 @@
 
 pub mod atomic_file;
 pub mod cli;
+pub mod embed;
 pub mod error;
 pub mod fog_gpu;
 pub mod frame;

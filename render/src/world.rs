@@ -22,10 +22,12 @@ pub const PROJECTOR_TEXTURE_SIZE: u32 = 256;
 pub const SHADOW_MAP_SIZE: u32 = 2048;
 /// Bytes per vertex: position, normal (3 floats each) and uv (2 floats).
 pub const VERTEX_BYTES: u32 = 32;
-/// Light kinds as the shaders number them.
-const KIND_POINT: u32 = 0;
-const KIND_SPOT: u32 = 1;
-const KIND_PROJECTOR: u32 = 2;
+/// A point light, as the shaders number light kinds.
+pub const KIND_POINT: u32 = 0;
+/// A spot light.
+pub const KIND_SPOT: u32 = 1;
+/// A projector.
+pub const KIND_PROJECTOR: u32 = 2;
 /// `GpuLight.kind_shadow.y` for lights without shadows.
 pub const NO_SHADOW: u32 = u32::MAX;
 

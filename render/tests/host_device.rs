@@ -110,7 +110,7 @@ fn two_frames_in_flight_on_a_hosts_device() {
             Ok(())
         })
         .expect("frame recorded");
-        copy_image_to_buffer(&host, cmd, host_image, readbacks[slot].0);
+        host.copy_to_buffer(cmd, host_image, readbacks[slot].0, (SIDE, SIDE));
         host.submit_frame(slot);
         in_slot[slot] = Some(frame);
         if frame == 10 {
@@ -166,34 +166,6 @@ fn check_frame(output: &Buffer, pixels: *mut u8, frame: usize) {
 
 /// The host's own copy of its image (left in TRANSFER_SRC_OPTIMAL by the hand-back) into its
 /// readback buffer.
-fn copy_image_to_buffer(host: &HostVulkan, cmd: vk::CommandBuffer, image: vk::Image, buffer: vk::Buffer) {
-    let layers =
-        vk::ImageSubresourceLayers::default().aspect_mask(vk::ImageAspectFlags::COLOR).layer_count(1);
-    let region = vk::BufferImageCopy::default().image_subresource(layers).image_extent(vk::Extent3D {
-        width: SIDE,
-        height: SIDE,
-        depth: 1,
-    });
-    let to_host = vk::MemoryBarrier2::default()
-        .src_stage_mask(vk::PipelineStageFlags2::COPY)
-        .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-        .dst_stage_mask(vk::PipelineStageFlags2::HOST)
-        .dst_access_mask(vk::AccessFlags2::HOST_READ);
-    let barriers = [to_host];
-    // SAFETY: `cmd` is recording; the image is in TRANSFER_SRC_OPTIMAL after the hand-back and the
-    // buffer holds its texels.
-    unsafe {
-        host.device.cmd_copy_image_to_buffer(
-            cmd,
-            image,
-            vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-            buffer,
-            &[region],
-        );
-        host.device.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&barriers));
-    }
-}
-
 #[test]
 fn a_host_device_with_frames_in_flight_out_of_range_is_refused() {
     let host = HostVulkan::new(1);

@@ -172,10 +172,8 @@ impl FrameFog {
         (settings, time_s): (&Settings, f32),
     ) -> Result<()> {
         let Some(pf) = &self.bricks else { return Ok(()) };
-        let inputs = MarchInputs { light, samplers, fog: self.froxel.as_ref(), bricks: &pf.pool, depth };
-        let push = march_push(settings, time_s, self.froxel.is_some(), self.march.divisor);
-        self.march.record(rec, &inputs, &push);
-        self.composite.record(rec, (light.frame, samplers), &self.march, (depth, hdr));
+        let frame = MarchFrame { light, samplers, froxel: self.froxel.as_ref(), depth, hdr };
+        record_march(rec, (&self.march, &self.composite), pf, &frame, (settings, time_s));
         if settings.particle_fog_debug.draws_bounds() {
             self.bounds.record(rec, light.frame, &pf.pool, (depth, hdr))?;
         }
@@ -187,6 +185,42 @@ impl FrameFog {
     pub fn cloud(&self) -> Option<&Image> {
         self.bricks.is_some().then_some(&self.composite.cloud)
     }
+}
+
+/// What the march and the composite read and write besides the bricks.
+pub struct MarchFrame<'r> {
+    /// The lighting inputs.
+    pub light: LightInputs<'r>,
+    /// Samplers.
+    pub samplers: &'r Samplers,
+    /// The froxel fog to composite with by depth, when on.
+    pub froxel: Option<&'r FroxelFog>,
+    /// Opaque depth (forward Z, finite far, 1.0 the sky).
+    pub depth: &'r Image,
+    /// The HDR target composited into.
+    pub hdr: &'r Image,
+}
+
+/// `fog.brick_light`, `fog.brick_march` and `fog.brick_composite` of the bricks of `pf` into
+/// `frame.hdr` with the billow sliders of `settings` at `time_s`: the particle fog's drawing,
+/// for the host renderer and an embedding viewer alike.
+pub fn record_march(
+    rec: &mut Recorder<'_>,
+    (march, composite): (&BrickMarchPass, &BrickCompositePass),
+    pf: &ParticleFog,
+    frame: &MarchFrame<'_>,
+    (settings, time_s): (&Settings, f32),
+) {
+    let inputs = MarchInputs {
+        light: frame.light,
+        samplers: frame.samplers,
+        fog: frame.froxel,
+        bricks: &pf.pool,
+        depth: frame.depth,
+    };
+    let push = march_push(settings, time_s, frame.froxel.is_some(), march.divisor);
+    march.record(rec, &inputs, &push);
+    composite.record(rec, (frame.light.frame, frame.samplers), march, (frame.depth, frame.hdr));
 }
 
 /// The march's push constants: the billow sliders at `time_s`, the froxel fog's state, the debug

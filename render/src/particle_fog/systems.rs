@@ -51,15 +51,22 @@ pub struct BrickPressure {
     pub failures: u32,
 }
 
-/// The fog state of every system of a scene, in `scene.particles` order.
+/// The fog state of every system, indexed by its particle pool slot: a scene's in
+/// `scene.particles` order ([`FogSystems::for_scene`]), an embedding viewer's as it adds and
+/// removes them ([`FogSystems::insert`], [`FogSystems::remove`]).
+#[derive(Default)]
 pub struct FogSystems {
-    systems: Vec<SystemInputs>,
+    systems: Vec<Option<SystemInputs>>,
     classifier: Classifier<usize>,
     /// Each system's classifier weight, refreshed where the classifier moved it (a dense copy: the
     /// classifier's own per-system state is hundreds of bytes a system, out of cache each frame).
     classified: Vec<f32>,
     demoted: Vec<bool>,
     demotion: Vec<f32>,
+    /// 1 while the system is present, fading to 0 once it is removed (its carriers fade out
+    /// rather than pop).
+    presence: Vec<f32>,
+    removed: Vec<bool>,
     weights: Vec<f32>,
     settings: Option<Settings>,
     settings_version: u64,
@@ -71,24 +78,85 @@ impl FogSystems {
     /// leaves its systems billboards, as `classify --scene` reports).
     pub fn for_scene(scene: &Scene) -> FogSystems {
         let stats = scene_texture_stats(&scene.textures);
-        let systems: Vec<SystemInputs> = scene.particles.iter().map(|p| system_inputs(p, &stats)).collect();
-        let mut classifier = Classifier::new();
-        for (i, s) in systems.iter().enumerate() {
-            classifier.upsert(i, &s.input.system, s.context);
-            classifier.set_override(&i, s.input.override_in_force);
+        let mut systems = FogSystems::default();
+        for (i, p) in scene.particles.iter().enumerate() {
+            let own = report_input(p);
+            let measured = stats.get(&own.texture).cloned();
+            let lookup = |name: &str| stats.get(name).map(fog::TextureVerdict::from);
+            systems.insert_with(i, own, measured, p.texture.is_none(), lookup);
         }
-        let n = systems.len();
-        FogSystems {
-            systems,
-            classifier,
-            classified: vec![0.0; n],
-            demoted: vec![false; n],
-            demotion: vec![1.0; n],
-            weights: vec![0.0; n],
-            settings: None,
-            settings_version: 0,
-            calm_frames: 0,
+        systems
+    }
+
+    /// Adds (or replaces) the system in slot `index`: its classification input and its texture's
+    /// statistics (`None`: unknown, the system stays a billboard unless it uses the viewer's
+    /// default texture). A replaced system keeps its fades and override (a new descriptor for the
+    /// same object); a new one, or one in a slot that held a removed system, starts afresh with
+    /// the input's override.
+    pub fn insert(&mut self, index: usize, input: ReportInput, stats: Option<TextureStats>) {
+        let verdict = stats.as_ref().map(fog::TextureVerdict::from);
+        let uses_default = input.texture.is_empty();
+        self.insert_with(index, input, stats, uses_default, move |_| verdict);
+    }
+
+    fn insert_with(
+        &mut self,
+        index: usize,
+        input: ReportInput,
+        measured: Option<TextureStats>,
+        default_allowed: bool,
+        lookup: impl Fn(&str) -> Option<fog::TextureVerdict>,
+    ) {
+        if index >= self.systems.len() {
+            let n = index + 1;
+            self.systems.resize_with(n, || None);
+            self.classified.resize(n, 0.0);
+            self.demoted.resize(n, false);
+            self.demotion.resize(n, 1.0);
+            self.presence.resize(n, 1.0);
+            self.removed.resize(n, false);
+            self.weights.resize(n, 0.0);
         }
+        let fresh = self.removed[index] || self.systems[index].is_none();
+        if fresh {
+            self.classifier.remove(&index);
+            (self.classified[index], self.demoted[index], self.demotion[index]) = (0.0, false, 1.0);
+            (self.presence[index], self.removed[index], self.weights[index]) = (1.0, false, 0.0);
+        }
+        let s = system_inputs(input, measured, default_allowed, lookup);
+        self.classifier.upsert(index, &s.input.system, s.context);
+        if fresh {
+            // A replaced system keeps the override set on it.
+            self.classifier.set_override(&index, s.input.override_in_force);
+        }
+        self.systems[index] = Some(s);
+    }
+
+    /// Removes the system in slot `index`: its weight fades to 0 at the cross-fade rate, so the
+    /// fog its remaining carriers leave fades out. Returns false for an empty slot.
+    pub fn remove(&mut self, index: usize) -> bool {
+        match self.removed.get_mut(index) {
+            Some(r) if self.systems[index].is_some() => {
+                *r = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Slots that hold a system (removed ones still fading included).
+    pub fn len(&self) -> usize {
+        self.systems.iter().filter(|s| s.is_some()).count()
+    }
+
+    /// True when no slot holds a system.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// System `index`'s weight this frame (0 for an empty slot).
+    pub fn weight(&self, index: usize) -> f32 {
+        self.weights.get(index).copied().unwrap_or(0.0)
     }
 
     /// Advances one frame of `dt_s`: classification (when something changed), cross-fades,
@@ -114,11 +182,19 @@ impl FogSystems {
             let target = if self.demoted[i] { 0.0 } else { 1.0 };
             *d = step_toward(*d, target, CROSSFADE_PER_S * dt_s);
         }
+        for (p, &removed) in self.presence.iter_mut().zip(&self.removed) {
+            *p = step_toward(*p, if removed { 0.0 } else { 1.0 }, CROSSFADE_PER_S * dt_s);
+        }
         let range = settings.particle_fog_range_m;
         for (i, w) in self.weights.iter_mut().enumerate() {
             let d = positions.get(i).map_or(f32::INFINITY, |p| p.distance(camera));
             let fade = range_fade(d, range);
-            *w = if settings.particle_fog { self.classified[i] * fade * self.demotion[i] } else { 0.0 };
+            let present = self.systems[i].is_some();
+            *w = if settings.particle_fog && present {
+                self.classified[i] * fade * self.demotion[i] * self.presence[i]
+            } else {
+                0.0
+            };
         }
     }
 
@@ -131,7 +207,7 @@ impl FogSystems {
         if p.failures > 0 || (used > PRESSURE_FRACTION && settled) {
             self.calm_frames = 0;
             let candidate = (0..self.weights.len())
-                .filter(|&i| self.weights[i] > 0.0 && !self.demoted[i])
+                .filter(|&i| self.weights[i] > 0.0 && !self.demoted[i] && !self.removed[i])
                 .max_by(|&a, &b| dist(a).total_cmp(&dist(b)));
             if let Some(i) = candidate {
                 self.demoted[i] = true;
@@ -162,12 +238,12 @@ impl FogSystems {
 
     /// System `index`'s name (the scene's particle source name).
     pub fn name(&self, index: usize) -> Option<&str> {
-        self.systems.get(index).map(|s| s.input.source.as_str())
+        self.systems.get(index)?.as_ref().map(|s| s.input.source.as_str())
     }
 
     /// System `index`'s object id and link number, which its override is kept under.
     pub fn key(&self, index: usize) -> Option<SystemKey> {
-        self.systems.get(index).map(|s| s.input.key)
+        self.systems.get(index)?.as_ref().map(|s| s.input.key)
     }
 
     /// System `index`'s per-object override.
@@ -186,6 +262,7 @@ impl FogSystems {
     /// the file held), for a host that keeps them as the user's state ([`OverridesFile::save`]).
     pub fn store_overrides(&self, file: &mut OverridesFile) {
         for (i, s) in self.systems.iter().enumerate() {
+            let Some(s) = s else { continue };
             file.set(s.input.key, self.override_of(i));
         }
     }
@@ -209,6 +286,7 @@ impl FogSystems {
             .zip(&self.weights)
             .enumerate()
             .map(|(i, (s, &w))| {
+                let Some(s) = s else { return bytemuck::Zeroable::zeroed() };
                 if settings.particle_fog_debug.tints() {
                     let mut src = fog_source(w, s.tex_mean_alpha, scale, debug_hue(i));
                     src.tint[3] = 1.0;
@@ -318,18 +396,20 @@ pub fn scene_texture_stats(textures: &BTreeMap<String, PathBuf>) -> HashMap<Stri
     texture_stats(textures)
 }
 
-fn system_inputs(p: &ParticleSource, stats: &HashMap<String, TextureStats>) -> SystemInputs {
-    let input = report_input(p);
-    let own = stats.get(&input.texture).cloned();
-    let texture = texture_context(
-        &input,
-        |name| stats.get(name).map(fog::TextureVerdict::from),
-        UnknownTexturePolicy::Unknown,
-    );
-    let measured = own.or_else(|| (p.texture.is_none()).then(assetstats::default_texture_stats));
+/// One system's fixed inputs: `measured` its texture's statistics when known (the viewer's
+/// default texture's stand in when `default_allowed` and none are known), `lookup` the verdict
+/// of a texture by name.
+fn system_inputs(
+    input: ReportInput,
+    measured: Option<TextureStats>,
+    default_allowed: bool,
+    lookup: impl Fn(&str) -> Option<fog::TextureVerdict>,
+) -> SystemInputs {
+    let texture = texture_context(&input, lookup, UnknownTexturePolicy::Unknown);
+    let measured = measured.or_else(|| default_allowed.then(assetstats::default_texture_stats));
     let (tex_mean_alpha, tint) = measured
         .map_or((1.0, [1.0; 3]), |s| (s.mean_alpha, s.mean_color.map(crate::textures::srgb_to_linear)));
-    let context = SystemContext { attachment: p.attachment, hud: p.hud, texture, live_count: None };
+    let context = SystemContext { attachment: input.attachment, hud: input.hud, texture, live_count: None };
     SystemInputs { input, context, tex_mean_alpha, tint }
 }
 

@@ -7,7 +7,7 @@
 use std::ffi::{c_char, CStr};
 
 use render::ash::{self, vk};
-use render::vk::device::{enabled_features, REQUIRED_EXTENSIONS};
+use render::embed::{required_features as enabled_features, REQUIRED_EXTENSIONS};
 
 /// The host's Vulkan objects.
 pub struct HostVulkan {
@@ -26,6 +26,8 @@ pub struct HostVulkan {
 
 const VALIDATION: &CStr = c"VK_LAYER_KHRONOS_validation";
 
+// Each test binary that includes this module uses part of it.
+#[allow(dead_code)]
 impl HostVulkan {
     /// The host's instance and device on the first Vulkan 1.3 device with a graphics+compute queue
     /// (lavapipe on machines without a GPU), with `frames` frames in flight.
@@ -116,8 +118,8 @@ impl HostVulkan {
     }
 
     /// The host's description of itself for the particle fog.
-    pub fn host_device(&self, frames_in_flight: u32) -> render::vk::context::HostDevice {
-        render::vk::context::HostDevice {
+    pub fn host_device(&self, frames_in_flight: u32) -> render::embed::HostDevice {
+        render::embed::HostDevice {
             entry: self.entry.clone(),
             instance: self.instance.clone(),
             physical_device: self.physical_device,
@@ -175,6 +177,87 @@ impl HostVulkan {
             let memory = self.allocate(req, vk::MemoryPropertyFlags::DEVICE_LOCAL);
             d.bind_image_memory(image, memory, 0).expect("bind");
             (image, memory)
+        }
+    }
+
+    /// Records the copy of `image` (TRANSFER_SRC_OPTIMAL, one colour layer of `size`) into
+    /// `buffer`, made visible to the host once the frame's fence has signalled.
+    pub fn copy_to_buffer(
+        &self,
+        cmd: vk::CommandBuffer,
+        image: vk::Image,
+        buffer: vk::Buffer,
+        (w, h): (u32, u32),
+    ) {
+        let layers =
+            vk::ImageSubresourceLayers::default().aspect_mask(vk::ImageAspectFlags::COLOR).layer_count(1);
+        let extent = vk::Extent3D { width: w, height: h, depth: 1 };
+        let region = vk::BufferImageCopy::default().image_subresource(layers).image_extent(extent);
+        let to_host = [vk::MemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::COPY)
+            .src_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::HOST)
+            .dst_access_mask(vk::AccessFlags2::HOST_READ)];
+        // SAFETY: `cmd` is recording; the image is in TRANSFER_SRC_OPTIMAL and the buffer holds its
+        // texels.
+        unsafe {
+            let d = &self.device;
+            d.cmd_copy_image_to_buffer(cmd, image, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, buffer, &[region]);
+            d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&to_host));
+        }
+    }
+
+    /// Records the host's own frame before the fog: the depth image (D32, `size`) filled from
+    /// `depth_src` and the HDR image cleared to `clear`, both left in TRANSFER_DST_OPTIMAL.
+    pub fn fill_targets(
+        &self,
+        cmd: vk::CommandBuffer,
+        (depth, hdr): (vk::Image, vk::Image),
+        depth_src: vk::Buffer,
+        (w, h): (u32, u32),
+        clear: [f32; 4],
+    ) {
+        let range =
+            |aspect| vk::ImageSubresourceRange::default().aspect_mask(aspect).level_count(1).layer_count(1);
+        let to_dst = |image, aspect| {
+            vk::ImageMemoryBarrier2::default()
+                .src_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
+                .src_access_mask(vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE)
+                .dst_stage_mask(vk::PipelineStageFlags2::ALL_TRANSFER)
+                .dst_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+                .old_layout(vk::ImageLayout::UNDEFINED)
+                .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+                .image(image)
+                .subresource_range(range(aspect))
+        };
+        let barriers = [to_dst(depth, vk::ImageAspectFlags::DEPTH), to_dst(hdr, vk::ImageAspectFlags::COLOR)];
+        let layers =
+            vk::ImageSubresourceLayers::default().aspect_mask(vk::ImageAspectFlags::DEPTH).layer_count(1);
+        let extent = vk::Extent3D { width: w, height: h, depth: 1 };
+        let region = vk::BufferImageCopy::default().image_subresource(layers).image_extent(extent);
+        let colour = vk::ClearColorValue { float32: clear };
+        let dst = vk::ImageLayout::TRANSFER_DST_OPTIMAL;
+        // SAFETY: `cmd` is recording; both images are the host's, the buffer holds w x h floats.
+        unsafe {
+            let d = &self.device;
+            d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&barriers));
+            d.cmd_copy_buffer_to_image(cmd, depth_src, depth, dst, &[region]);
+            d.cmd_clear_color_image(cmd, hdr, dst, &colour, &[range(vk::ImageAspectFlags::COLOR)]);
+        }
+    }
+
+    /// Destroys images and buffers the host made, and their memory (every frame complete).
+    pub fn free(&self, images: &[(vk::Image, vk::DeviceMemory)], buffers: &[(vk::Buffer, vk::DeviceMemory)]) {
+        // SAFETY: the caller waited for every frame that used them.
+        unsafe {
+            for &(image, memory) in images {
+                self.device.destroy_image(image, None);
+                self.device.free_memory(memory, None);
+            }
+            for &(buffer, memory) in buffers {
+                self.device.destroy_buffer(buffer, None);
+                self.device.free_memory(memory, None);
+            }
         }
     }
 

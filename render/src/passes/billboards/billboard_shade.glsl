@@ -14,18 +14,16 @@
 #define FOG_UNIFORM_BINDING 10
 #include "froxel_common.glsl"
 #include "billboard_texel.glsl"
+#include "particle_fog_viewer.glsl"
 
 layout(set = 0, binding = 11) uniform sampler3D integrated;
 layout(set = 0, binding = 12) uniform sampler2D scene_depth;
 // Particle fog along each pixel's ray (fog.brick_march.cloud): start and end (m) and optical depth.
 layout(set = 0, binding = 17) uniform sampler2D cloud;
 
-// Transmittance of the particle fog between the camera and distance d along this pixel's ray: its
-// optical depth spread evenly between where it starts and ends.
+// Transmittance of the particle fog between the camera and distance d along this pixel's ray.
 float cloud_transmittance(vec2 screen_uv, float d) {
-    vec3 c = texture(cloud, screen_uv).xyz;
-    float f = clamp((d - c.x) / max(c.y - c.x, 1e-4), 0.0, 1.0);
-    return exp(-c.z * f);
+    return pf_cloud_transmittance(texture(cloud, screen_uv).xyz, d);
 }
 
 layout(location = 0) in vec3 world_pos;

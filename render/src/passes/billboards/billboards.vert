@@ -21,6 +21,7 @@
 // by 1 - its fog weight (fog_sources), and are not drawn at weight 1.
 #include "lighting.glsl"
 #include "billboard_common.glsl"
+#include "particle_fog_viewer.glsl"
 
 layout(location = 0) out vec3 world_pos;
 layout(location = 1) out vec2 uv;
@@ -121,9 +122,7 @@ void main() {
     }
     uv = vec2(CORNER_UV[c].x, 1.0 - CORNER_UV[c].y);
     color = to_8_bits(corner_color);
-    if (fog_weight > 0.0) {
-        color.a *= 1.0 - fog_weight;
-    }
+    color.a = pf_billboard_alpha(color.a, fog_weight);
     glow = corner_glow;
     layer = source_layer[p.ids.x];
     if (hud) {

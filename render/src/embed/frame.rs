@@ -1,0 +1,530 @@
+//! What a viewer hands the context each frame (its images with their states, its sun, shadow
+//! maps and lights), checked before anything is recorded, and the lighting buffers the fog passes
+//! bind (the `lighting.glsl` bindings 0..5) filled from it.
+
+use ash::vk;
+use glam::{Mat4, Vec3};
+use settings::Settings;
+
+use super::{bad, HDR_FORMATS};
+use crate::error::Result;
+use crate::gpu_types::{FrameUniform, GpuLight, GpuObject, ShadowView};
+use crate::passes::embed_depth::{forward_projection, DepthPush};
+use crate::passes::opaque::LightInputs;
+use crate::vk::context::Gpu;
+use crate::vk::import::{HostImageDesc, HostImageState};
+use crate::vk::recorder::Recorder;
+use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
+use crate::world::{KIND_POINT, KIND_PROJECTOR, KIND_SPOT, NO_SHADOW};
+
+/// Local lights a frame takes.
+pub const MAX_LIGHTS: usize = 256;
+/// Shadow-map layers a frame takes (sun cascades and lights' layers together).
+pub const MAX_SHADOW_LAYERS: usize = 64;
+/// Sun cascades at most.
+pub const MAX_CASCADES: u32 = 4;
+/// The fog passes' far plane when the viewer's is farther or infinite, m: the particle fog fades
+/// out well before it (`RenderVKParticleFogRange`).
+pub const FOG_FAR_M: f32 = 4096.0;
+
+/// How the viewer's depth buffer encodes distance.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DepthConvention {
+    /// Reversed Z: 1 at the near plane, 0 at the far (or at infinity).
+    pub reversed: bool,
+    /// The far plane is at infinity ([`super::Camera::far_m`] may be `f32::INFINITY`).
+    pub infinite_far: bool,
+}
+
+/// One of the viewer's images for one frame.
+#[derive(Clone, Copy, Debug)]
+pub struct ViewerImage {
+    /// The image.
+    pub image: vk::Image,
+    /// A view of all its layers (2D, or 2D array for shadow maps and projector textures), or
+    /// null to have one made (not for depth-stencil formats: give a depth-only view).
+    pub view: vk::ImageView,
+    /// Its format.
+    pub format: vk::Format,
+    /// Its size, texels.
+    pub extent: (u32, u32),
+    /// Its array layers.
+    pub layers: u32,
+    /// The usages it was created with.
+    pub usage: vk::ImageUsageFlags,
+    /// The state the viewer leaves it in before the fog's passes.
+    pub entry: HostImageState,
+    /// The state to leave it in for the viewer's work after them.
+    pub exit: HostImageState,
+}
+
+/// The sun.
+#[derive(Clone, Copy, Debug)]
+pub struct Sun {
+    /// Unit vector toward the sun.
+    pub to_sun: Vec3,
+    /// Colour (linear).
+    pub color: Vec3,
+    /// Illuminance (the HDR target's units).
+    pub illuminance: f32,
+}
+
+/// One layer of the viewer's shadow maps.
+#[derive(Clone, Copy, Debug)]
+pub struct ShadowLayer {
+    /// World to the layer's clip space (depth 0..1, forward).
+    pub clip_from_world: Mat4,
+    /// An orthographic view (sun cascades).
+    pub ortho: bool,
+}
+
+/// The viewer's shadow maps: one depth 2D array, the sun's cascades first, then any light's.
+#[derive(Clone, Copy, Debug)]
+pub struct ShadowMaps<'a> {
+    /// The depth array (sampled with a LESS_OR_EQUAL compare).
+    pub image: ViewerImage,
+    /// Each layer's view.
+    pub layers: &'a [ShadowLayer],
+    /// The sun's cascades: layers `0 .. cascades` (0: the sun casts no shadow).
+    pub cascades: u32,
+}
+
+/// A local light's kind.
+#[derive(Clone, Copy, Debug)]
+pub enum LightKind {
+    /// A point light.
+    Point,
+    /// A spot light along `direction`, full inside `inner_deg` and dark outside `outer_deg`
+    /// (half-angles).
+    Spot {
+        /// Unit direction.
+        direction: Vec3,
+        /// Inner half-angle, degrees.
+        inner_deg: f32,
+        /// Outer half-angle, degrees.
+        outer_deg: f32,
+    },
+    /// A projector (the viewer's projected-texture light) along `direction` with `up`, `fov_deg`
+    /// wide, projecting layer `texture_layer` of the projector textures.
+    Projector {
+        /// Unit direction.
+        direction: Vec3,
+        /// Unit up, across `direction`.
+        up: Vec3,
+        /// Full field of view, degrees.
+        fov_deg: f32,
+        /// Layer of [`FrameResources::projectors`].
+        texture_layer: u32,
+    },
+}
+
+/// A local light.
+#[derive(Clone, Copy, Debug)]
+pub struct Light {
+    /// Position, m.
+    pub position: Vec3,
+    /// Range, m.
+    pub range_m: f32,
+    /// Colour (linear).
+    pub color: Vec3,
+    /// Intensity (the HDR target's units at 1 m).
+    pub intensity: f32,
+    /// Point, spot or projector.
+    pub kind: LightKind,
+    /// Its first shadow layer (a point light's six cube faces +X -X +Y -Y +Z -Z from there), or
+    /// none.
+    pub shadow_layer: Option<u32>,
+}
+
+/// The viewer's resources for one frame.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameResources<'a> {
+    /// The depth buffer (a depth format, sampled usage), at the render size.
+    pub depth: ViewerImage,
+    /// The HDR target composited into (one of [`HDR_FORMATS`], storage usage), at the render size.
+    pub hdr: ViewerImage,
+    /// The sun.
+    pub sun: Sun,
+    /// Ambient radiance from the sky and from the ground.
+    pub ambient: [Vec3; 2],
+    /// The shadow maps, if any.
+    pub shadows: Option<ShadowMaps<'a>>,
+    /// The local lights.
+    pub lights: &'a [Light],
+    /// The projector textures (a 2D array, sampled usage), when a light is a projector.
+    pub projectors: Option<ViewerImage>,
+}
+
+fn is_depth(format: vk::Format) -> bool {
+    matches!(
+        format,
+        vk::Format::D16_UNORM
+            | vk::Format::D32_SFLOAT
+            | vk::Format::X8_D24_UNORM_PACK32
+            | vk::Format::D16_UNORM_S8_UINT
+            | vk::Format::D24_UNORM_S8_UINT
+            | vk::Format::D32_SFLOAT_S8_UINT
+    )
+}
+
+fn has_stencil(format: vk::Format) -> bool {
+    matches!(
+        format,
+        vk::Format::D16_UNORM_S8_UINT | vk::Format::D24_UNORM_S8_UINT | vk::Format::D32_SFLOAT_S8_UINT
+    )
+}
+
+fn check_image(img: &ViewerImage, what: &str, usage: vk::ImageUsageFlags) -> Result<()> {
+    if img.image == vk::Image::null() || img.extent.0 == 0 || img.extent.1 == 0 || img.layers == 0 {
+        return Err(bad(format!("{what}: a null image or one of no texels")));
+    }
+    if !img.usage.contains(usage) {
+        return Err(bad(format!("{what}: needs {usage:?} usage, has {:?}", img.usage)));
+    }
+    if has_stencil(img.format) && img.view == vk::ImageView::null() {
+        return Err(bad(format!("{what}: a depth-stencil image needs a depth-only view")));
+    }
+    Ok(())
+}
+
+impl FrameResources<'_> {
+    /// Checks everything the frame reads against the render `size`.
+    pub(super) fn check(&self, size: (u32, u32)) -> Result<()> {
+        check_image(&self.depth, "depth", vk::ImageUsageFlags::SAMPLED)?;
+        check_image(&self.hdr, "HDR target", vk::ImageUsageFlags::STORAGE)?;
+        if !is_depth(self.depth.format) {
+            return Err(bad(format!("depth: {:?} is not a depth format", self.depth.format)));
+        }
+        if !HDR_FORMATS.contains(&self.hdr.format) {
+            return Err(bad(format!(
+                "the particle fog cannot composite into {:?}: it needs one of {HDR_FORMATS:?}",
+                self.hdr.format
+            )));
+        }
+        for (img, what) in [(&self.depth, "depth"), (&self.hdr, "HDR target")] {
+            if img.extent != size {
+                return Err(bad(format!(
+                    "{what} is {:?}, the render size {size:?} (resize first)",
+                    img.extent
+                )));
+            }
+        }
+        let s = &self.sun;
+        if !(s.to_sun.is_finite() && s.color.is_finite() && s.illuminance.is_finite()) {
+            return Err(bad("the sun must be finite".to_owned()));
+        }
+        if !self.ambient.iter().all(|a| a.is_finite()) {
+            return Err(bad("the ambient radiance must be finite".to_owned()));
+        }
+        let layers = match &self.shadows {
+            Some(sh) => {
+                check_image(&sh.image, "shadow maps", vk::ImageUsageFlags::SAMPLED)?;
+                if !is_depth(sh.image.format) {
+                    return Err(bad(format!("shadow maps: {:?} is not a depth format", sh.image.format)));
+                }
+                let n = sh.layers.len();
+                if n > MAX_SHADOW_LAYERS
+                    || n as u32 > sh.image.layers
+                    || sh.cascades > MAX_CASCADES.min(n as u32)
+                {
+                    return Err(bad(format!(
+                        "shadow maps: {n} views for {} layers, {} cascades (at most {MAX_SHADOW_LAYERS} \
+                         layers and {MAX_CASCADES} cascades)",
+                        sh.image.layers, sh.cascades
+                    )));
+                }
+                if !sh.layers.iter().all(|l| l.clip_from_world.is_finite()) {
+                    return Err(bad("shadow maps: a view matrix is not finite".to_owned()));
+                }
+                n as u32
+            }
+            None => 0,
+        };
+        if let Some(p) = &self.projectors {
+            check_image(p, "projector textures", vk::ImageUsageFlags::SAMPLED)?;
+        }
+        if self.lights.len() > MAX_LIGHTS {
+            return Err(bad(format!("{} lights: at most {MAX_LIGHTS}", self.lights.len())));
+        }
+        for (i, l) in self.lights.iter().enumerate() {
+            check_light(i, l, layers, self.projectors.map_or(0, |p| p.layers))?;
+        }
+        Ok(())
+    }
+}
+
+fn check_light(i: usize, l: &Light, shadow_layers: u32, projector_layers: u32) -> Result<()> {
+    let finite = l.position.is_finite() && l.color.is_finite() && l.intensity.is_finite();
+    if !(finite && l.range_m.is_finite() && l.range_m > 0.0) {
+        return Err(bad(format!("light {i}: position, colour and intensity must be finite, range above 0")));
+    }
+    let faces = if matches!(l.kind, LightKind::Point) { 6 } else { 1 };
+    if let Some(first) = l.shadow_layer {
+        if u64::from(first) + faces > u64::from(shadow_layers) {
+            return Err(bad(format!("light {i}: shadow layers {first}.. past the {shadow_layers} given")));
+        }
+    }
+    match l.kind {
+        LightKind::Point => Ok(()),
+        LightKind::Spot { direction, inner_deg, outer_deg } => {
+            let ok = direction.is_normalized()
+                && (0.0..=90.0).contains(&outer_deg)
+                && (0.0..=outer_deg).contains(&inner_deg);
+            ok.then_some(()).ok_or_else(|| {
+                bad(format!("light {i}: a spot needs a unit direction and 0 <= inner <= outer <= 90 degrees"))
+            })
+        }
+        LightKind::Projector { direction, up, fov_deg, texture_layer } => {
+            if !(direction.is_normalized() && up.is_normalized() && fov_deg > 0.0 && fov_deg < 180.0) {
+                return Err(bad(format!(
+                    "light {i}: a projector needs unit direction and up, 0 < fov < 180 degrees"
+                )));
+            }
+            if texture_layer >= projector_layers {
+                return Err(bad(format!(
+                    "light {i}: projector texture layer {texture_layer} of {projector_layers} given"
+                )));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The frame constants' camera part, from the viewer's camera.
+pub(super) struct FrameInputs {
+    /// The camera's position, m.
+    pub camera_pos: Vec3,
+    /// World to the passes' clip space (the viewer's projection with a forward finite z).
+    pub clip_from_world: Mat4,
+    /// The rewrite of the viewer's depth.
+    pub depth_push: DepthPush,
+    /// The settings of the frame.
+    pub settings: Settings,
+}
+
+impl FrameInputs {
+    /// Checks `cam` against the depth convention `conv`.
+    pub fn new(cam: &super::Camera, conv: DepthConvention, settings: &Settings) -> Result<FrameInputs> {
+        let p = cam.clip_from_view;
+        let w_row = p.row(3);
+        if (w_row - glam::Vec4::new(0.0, 0.0, -1.0, 0.0)).abs().max_element() > 1e-5 {
+            return Err(bad(format!(
+                "the projection's w row is {w_row}: a perspective with clip w = -view z is needed"
+            )));
+        }
+        if cam.far_m.is_infinite() && !conv.infinite_far {
+            return Err(bad("an infinite far plane for a context made for a finite one".to_owned()));
+        }
+        let near_depth = {
+            let c = p * glam::Vec4::new(0.0, 0.0, -cam.near_m, 1.0);
+            c.z / c.w
+        };
+        let want = if conv.reversed { 1.0 } else { 0.0 };
+        if (near_depth - want).abs() > 1e-3 {
+            return Err(bad(format!(
+                "the projection puts the near plane at depth {near_depth}; the context was made for {} Z",
+                if conv.reversed { "reversed" } else { "forward" }
+            )));
+        }
+        let far = cam.far_m.min(FOG_FAR_M).max(cam.near_m * 2.0);
+        let sky = if conv.reversed { 0.0 } else { 1.0 };
+        Ok(FrameInputs {
+            camera_pos: cam.view_from_world.inverse().transform_point3(Vec3::ZERO),
+            clip_from_world: forward_projection(p, cam.near_m, far) * cam.view_from_world,
+            depth_push: DepthPush::new(p, sky, (cam.near_m, far)),
+            settings: settings.clone(),
+        })
+    }
+}
+
+/// The viewer's images imported for one frame.
+pub(super) struct Imported {
+    pub depth: Image,
+    pub hdr: Image,
+    pub shadows: Option<Image>,
+    pub projectors: Option<Image>,
+}
+
+impl Imported {
+    /// Hands every image back in the state `res` asks.
+    pub fn hand_back(&self, rec: &mut Recorder<'_>, res: &FrameResources<'_>) {
+        rec.hand_back(&self.depth, res.depth.exit);
+        rec.hand_back(&self.hdr, res.hdr.exit);
+        if let (Some(img), Some(sh)) = (&self.shadows, &res.shadows) {
+            rec.hand_back(img, sh.image.exit);
+        }
+        if let (Some(img), Some(p)) = (&self.projectors, &res.projectors) {
+            rec.hand_back(img, p.exit);
+        }
+    }
+}
+
+/// Imports the images of `res`, each entered in its entry state.
+///
+/// # Safety
+/// As [`Gpu::import_image`], for every image of `res`.
+pub(super) unsafe fn import(gpu: &Gpu, res: &FrameResources<'_>) -> Result<Imported> {
+    let one = |img: &ViewerImage, name: &str| -> Result<Image> {
+        let desc = HostImageDesc {
+            name,
+            raw: img.image,
+            view: img.view,
+            format: img.format,
+            extent: vk::Extent2D { width: img.extent.0, height: img.extent.1 },
+            layers: img.layers,
+            usage: img.usage,
+        };
+        // SAFETY: the caller's contract.
+        let image = unsafe { gpu.import_image(&desc) }?;
+        image.enter(img.entry);
+        Ok(image)
+    };
+    Ok(Imported {
+        depth: one(&res.depth, "viewer.depth")?,
+        hdr: one(&res.hdr, "viewer.hdr")?,
+        shadows: res.shadows.as_ref().map(|s| one(&s.image, "viewer.shadow_maps")).transpose()?,
+        projectors: res.projectors.as_ref().map(|p| one(p, "viewer.projectors")).transpose()?,
+    })
+}
+
+/// The lighting inputs of the fog passes, filled from the viewer's each frame.
+pub(super) struct LightingBuffers {
+    frame: Buffer,
+    objects: Buffer,
+    lights: Buffer,
+    shadow_views: Buffer,
+    no_shadows: Image,
+    no_projectors: Image,
+}
+
+impl LightingBuffers {
+    pub fn new(gpu: &Gpu) -> Result<Self> {
+        let buffer = |name, size: usize, usage, location| {
+            gpu.create_buffer(&BufferDesc { name, size: size as u64, usage, location })
+        };
+        use vk::BufferUsageFlags as B;
+        let mut objects = buffer(
+            "embed.objects",
+            std::mem::size_of::<GpuObject>(),
+            B::STORAGE_BUFFER,
+            MemoryLocation::CpuToGpu,
+        )?;
+        objects.write(0, bytemuck::bytes_of(&GpuObject::default()));
+        let image = |name, format| {
+            gpu.create_image(&ImageDesc {
+                name,
+                kind: vk::ImageType::TYPE_2D,
+                format,
+                extent: vk::Extent3D { width: 1, height: 1, depth: 1 },
+                layers: 1,
+                array: true,
+                mips: 1,
+                usage: vk::ImageUsageFlags::SAMPLED | vk::ImageUsageFlags::TRANSFER_DST,
+            })
+        };
+        Ok(LightingBuffers {
+            frame: buffer(
+                "frame.constants",
+                std::mem::size_of::<FrameUniform>(),
+                B::UNIFORM_BUFFER,
+                MemoryLocation::Staged,
+            )?,
+            objects,
+            lights: buffer(
+                "embed.lights",
+                MAX_LIGHTS * std::mem::size_of::<GpuLight>(),
+                B::STORAGE_BUFFER,
+                MemoryLocation::Staged,
+            )?,
+            shadow_views: buffer(
+                "world.shadow_views",
+                MAX_SHADOW_LAYERS * std::mem::size_of::<ShadowView>(),
+                B::STORAGE_BUFFER,
+                MemoryLocation::Staged,
+            )?,
+            no_shadows: image("embed.no_shadow_maps", vk::Format::D32_SFLOAT)?,
+            no_projectors: image("embed.no_projectors", vk::Format::R8G8B8A8_UNORM)?,
+        })
+    }
+
+    /// Writes the frame constants, lights and shadow views of this frame.
+    pub fn write(
+        &mut self,
+        inputs: &FrameInputs,
+        res: &FrameResources<'_>,
+        size: (u32, u32),
+        index: u32,
+    ) -> Result<()> {
+        let (w, h) = (size.0 as f32, size.1 as f32);
+        let sun = &res.sun;
+        let to_sun = sun.to_sun.try_normalize().unwrap_or(Vec3::Z);
+        let (cascades, shadow_size) = res.shadows.as_ref().map_or((0, 1), |s| (s.cascades, s.image.extent.0));
+        let constants = FrameUniform {
+            clip_from_world: inputs.clip_from_world.to_cols_array_2d(),
+            world_from_clip: inputs.clip_from_world.inverse().to_cols_array_2d(),
+            camera_pos: inputs.camera_pos.extend(1.0).to_array(),
+            sun_dir: to_sun.extend(sun.illuminance).to_array(),
+            sun_color: sun.color.extend(if cascades > 0 { 1.0 } else { 0.0 }).to_array(),
+            ambient_sky: res.ambient[0].extend(0.0).to_array(),
+            ambient_ground: res.ambient[1].extend(0.0).to_array(),
+            cascade_far: [f32::INFINITY; 4],
+            screen: [w, h, 1.0 / w, 1.0 / h],
+            counts: [res.lights.len() as u32, cascades, index, shadow_size],
+        };
+        self.frame.write(0, bytemuck::bytes_of(&constants));
+        let lights: Vec<GpuLight> = res.lights.iter().map(gpu_light).collect();
+        if !lights.is_empty() {
+            self.lights.write(0, bytemuck::cast_slice(&lights));
+        }
+        if let Some(sh) = &res.shadows {
+            let texel = 1.0 / sh.image.extent.0 as f32;
+            let views: Vec<ShadowView> = sh
+                .layers
+                .iter()
+                .map(|l| ShadowView {
+                    clip_from_world: l.clip_from_world.to_cols_array_2d(),
+                    params: [texel, 1.0, if l.ortho { 1.0 } else { 0.0 }, 0.0],
+                })
+                .collect();
+            if !views.is_empty() {
+                self.shadow_views.write(0, bytemuck::cast_slice(&views));
+            }
+        }
+        Ok(())
+    }
+
+    /// The bindings 0..5 for this frame's `imported` images.
+    pub fn inputs<'r>(&'r self, imported: &'r Imported) -> LightInputs<'r> {
+        LightInputs {
+            frame: &self.frame,
+            objects: &self.objects,
+            lights: &self.lights,
+            shadow_views: &self.shadow_views,
+            shadow_atlas: imported.shadows.as_ref().unwrap_or(&self.no_shadows),
+            projector_tex: imported.projectors.as_ref().unwrap_or(&self.no_projectors),
+        }
+    }
+}
+
+fn gpu_light(l: &Light) -> GpuLight {
+    let (kind, dir, up, cos_outer, cos_inner, tan_half, tex) = match l.kind {
+        LightKind::Point => (KIND_POINT, Vec3::Z, Vec3::Y, -1.0, -1.0, 1.0, 0),
+        LightKind::Spot { direction, inner_deg, outer_deg } => {
+            let up = direction.any_orthonormal_vector();
+            let (co, ci) = (outer_deg.to_radians().cos(), inner_deg.to_radians().cos());
+            (KIND_SPOT, direction, up, co, ci, outer_deg.to_radians().tan(), 0)
+        }
+        LightKind::Projector { direction, up, fov_deg, texture_layer } => {
+            let half = (fov_deg * 0.5).to_radians();
+            (KIND_PROJECTOR, direction, up, half.cos(), half.cos(), half.tan(), texture_layer)
+        }
+    };
+    GpuLight {
+        position_range: l.position.extend(l.range_m).to_array(),
+        color_intensity: l.color.extend(l.intensity).to_array(),
+        direction_cos_outer: dir.extend(cos_outer).to_array(),
+        up_cos_inner: up.extend(cos_inner).to_array(),
+        kind_shadow: [kind, l.shadow_layer.unwrap_or(NO_SHADOW), tex, 1],
+        projector: [tan_half, 0.0, crate::view::LIGHT_NEAR_M, 0.0],
+    }
+}
