@@ -126,6 +126,11 @@ impl Shared {
                     self.allocator.destroy_image(raw, &mut allocation);
                 }
                 Retired::View(view) => self.device.destroy_image_view(view, None),
+                Retired::Pipeline(pipeline, layout, set_layout) => {
+                    self.device.destroy_pipeline(pipeline, None);
+                    self.device.destroy_pipeline_layout(layout, None);
+                    self.device.destroy_descriptor_set_layout(set_layout, None);
+                }
             }
         }
     }

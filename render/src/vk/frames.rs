@@ -19,6 +19,8 @@ pub(crate) enum Retired {
     Image(vk::Image, vk_mem::Allocation, vk::ImageView),
     /// A view (of a host's image, or made for one submission).
     View(vk::ImageView),
+    /// A pipeline, its layout and its descriptor set layout.
+    Pipeline(vk::Pipeline, vk::PipelineLayout, vk::DescriptorSetLayout),
 }
 
 /// The state of frame slots and the retire queue (one per device, behind a mutex).

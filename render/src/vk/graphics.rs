@@ -7,7 +7,7 @@ use ash::vk;
 
 use super::binding::{self, Binding};
 use super::context::{Gpu, Shared};
-use super::pipeline::{create_layout, destroy_layout, shader_module, Layout};
+use super::pipeline::{create_layout, destroy_layout, retire_pipeline, shader_module, Layout};
 use super::recorder::{Access, Recorder, Use};
 use super::resource::{Buffer, Image};
 use crate::error::{RenderError, Result};
@@ -263,9 +263,7 @@ fn blend_state(blend: Blend<'_>) -> vk::PipelineColorBlendAttachmentState {
 
 impl Drop for GraphicsPipeline {
     fn drop(&mut self) {
-        // SAFETY: `Gpu::submit` waits for completion, so no command buffer using it is in flight.
-        unsafe { self.shared.device.destroy_pipeline(self.raw, None) };
-        destroy_layout(&self.shared, &self.layout);
+        retire_pipeline(&self.shared, self.raw, &self.layout);
     }
 }
 

@@ -9,6 +9,7 @@ use ash::vk;
 
 use super::binding::{self, Binding};
 use super::context::{Gpu, Shared};
+use super::frames::Retired;
 use super::recorder::{Access, Recorder, Use};
 use super::reflect::{self, ReflectedBinding};
 use super::resource::Buffer;
@@ -179,10 +180,14 @@ impl Gpu {
 
 impl Drop for ComputePipeline {
     fn drop(&mut self) {
-        // SAFETY: `Gpu::submit` waits for completion, so no command buffer using it is in flight.
-        unsafe { self.shared.device.destroy_pipeline(self.raw, None) };
-        destroy_layout(&self.shared, &self.layout);
+        retire_pipeline(&self.shared, self.raw, &self.layout);
     }
+}
+
+/// Destroys `pipeline` and `layout` now, or once the host's frames in flight that may use them
+/// have completed.
+pub(crate) fn retire_pipeline(shared: &Shared, pipeline: vk::Pipeline, layout: &Layout) {
+    shared.retire(Retired::Pipeline(pipeline, layout.raw, layout.set_layout));
 }
 
 pub(crate) fn destroy_layout(shared: &Shared, layout: &Layout) {

@@ -1,0 +1,45 @@
+//! The C foreign host (`tests/c_host/main.c`, written against `include/particle_fog.h` alone),
+//! compiled here with the system C compiler against this crate's dynamic library and run on the
+//! machine's Vulkan device (lavapipe without a GPU) under the validation layer. See its header
+//! comment for what it checks; it exits 0 only when every check held.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The folder cargo built this crate's libraries into (the test binary's parent's parent).
+fn library_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("test binary path");
+    exe.parent().and_then(Path::parent).expect("target/<profile>").to_path_buf()
+}
+
+#[test]
+fn a_c_host_renders_removes_and_fades_the_fog_through_the_c_abi() {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let libs = library_dir();
+    assert!(libs.join("libparticle_fog.so").exists(), "no libparticle_fog.so in {}", libs.display());
+    let out = std::env::temp_dir().join(format!("pf-c-host-{}", std::process::id()));
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_owned());
+    let compiled = Command::new(&cc)
+        .args(["-std=c11", "-Wall", "-Wextra", "-Werror", "-O1"])
+        .arg("-I")
+        .arg(crate_dir.join("include"))
+        .arg(crate_dir.join("tests/c_host/main.c"))
+        .arg("-o")
+        .arg(&out)
+        .arg(format!("-L{}", libs.display()))
+        .arg(format!("-Wl,-rpath,{}", libs.display()))
+        .args(["-lparticle_fog", "-lvulkan", "-lm"])
+        .output()
+        .unwrap_or_else(|e| panic!("{cc} (./run test installs a C compiler and libvulkan-dev): {e}"));
+    assert!(
+        compiled.status.success(),
+        "compiling the C host:\n{}",
+        String::from_utf8_lossy(&compiled.stderr)
+    );
+    let run = Command::new(&out).output().expect("the C host runs");
+    let _ = std::fs::remove_file(&out);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "the C host failed ({}):\n{stdout}\n{stderr}", run.status);
+    assert!(stdout.contains("c_host: ok"), "{stdout}");
+}
