@@ -379,9 +379,9 @@ impl FogContext {
         slot: usize,
         res: &FrameResources<'_>,
     ) -> Result<()> {
+        res.check(self.size)?;
         let inputs =
             self.prepared.take().ok_or_else(|| bad("record: no update since the last record".to_owned()))?;
-        res.check(self.size)?;
         // SAFETY: the caller's contract covers every image in `res`.
         let imported = unsafe { frame::import(&self.gpu, res) }?;
         self.lighting.write(&inputs, res, self.size, self.frame_index)?;

@@ -530,6 +530,48 @@ mod tests {
     }
 
     #[test]
+    fn systems_added_and_removed_by_slot_fade_in_and_out_and_keep_their_override() {
+        let scene = two_systems();
+        let inputs: Vec<ReportInput> = scene.particles.iter().map(report_input).collect();
+        let mut fs = FogSystems::default();
+        let soft = assetstats::default_texture_stats();
+        fs.insert(3, inputs[0].clone(), Some(soft.clone()));
+        assert_eq!((fs.len(), fs.weight(0), fs.weight(3)), (1, 0.0, 0.0), "slot 3 only, not faded in yet");
+        let camera = scene.camera.position;
+        let mut positions = vec![Vec3::splat(f32::INFINITY); 4];
+        positions[3] = scene.particles[0].position_at(0.0);
+        let s = settings();
+        let mut last = 0.0;
+        for _ in 0..12 {
+            fs.update(&s, camera, &positions, DT, BrickPressure::default());
+            assert!(
+                fs.weight(3) - last <= CROSSFADE_PER_S * DT + 1e-6,
+                "fades in: {last} -> {}",
+                fs.weight(3)
+            );
+            last = fs.weight(3);
+        }
+        assert_eq!(fs.weight(3), 1.0, "converted");
+        assert!(fs.set_override(3, Override::Billboards));
+        fs.insert(3, inputs[0].clone(), Some(soft.clone()));
+        assert_eq!(fs.override_of(3), Override::Billboards, "a new descriptor keeps the override");
+        assert!(fs.set_override(3, Override::Auto));
+        assert!(fs.remove(3) && !fs.remove(2), "slot 2 holds nothing");
+        fs.update(&s, camera, &positions, DT, BrickPressure::default());
+        let w = fs.weight(3);
+        assert!(w < 1.0 && w > 0.8, "a removed system fades out, no pop: {w}");
+        for _ in 0..10 {
+            fs.update(&s, camera, &positions, DT, BrickPressure::default());
+        }
+        assert_eq!(fs.weight(3), 0.0);
+        fs.insert(3, inputs[1].clone(), Some(soft));
+        assert_eq!(fs.name(3), Some("far"), "the slot takes the next system afresh");
+        assert_eq!(fs.override_of(3), Override::Auto);
+        fs.update(&s, camera, &positions, DT, BrickPressure::default());
+        assert!(fs.weight(3) <= CROSSFADE_PER_S * DT + 1e-6, "and fades it in from 0: {}", fs.weight(3));
+    }
+
+    #[test]
     fn debug_hues_are_saturated_and_distinct() {
         let hues: Vec<[f32; 3]> = (0..8).map(debug_hue).collect();
         for (i, a) in hues.iter().enumerate() {
