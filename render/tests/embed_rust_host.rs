@@ -7,33 +7,15 @@
 mod host;
 
 use glam::{Mat4, Quat, Vec3};
+use host::content::{hex, soft_texture, FOG_MACHINE};
 use host::HostVulkan;
 use render::ash::vk;
 use render::embed::*;
 
-const FOG_MACHINE: &str =
-    "010000000200000008000000000009190000004c008000040080008000800080008000808dcd4a482d37\
-    49099f78f7a9eb4ef90300000000000000000000000000000000030000000008cccccc4de6e6e60040408080";
 const SIZE: (u32, u32) = (96, 64);
 const SLOTS: usize = 2;
 const BACKGROUND: f32 = 0.05;
 const NEAR: f32 = 0.1;
-
-fn hex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex")).collect()
-}
-
-/// A soft Gaussian blob: the fog machine's texture.
-fn soft_texture() -> TextureStats {
-    let n = 64u32;
-    let texels: Vec<u8> = (0..n * n)
-        .flat_map(|i| {
-            let (x, y) = ((i % n) as f32 / n as f32 - 0.5, (i / n) as f32 / n as f32 - 0.5);
-            [255, 255, 255, (255.0 * (-(x * x + y * y) / 0.045).exp()) as u8]
-        })
-        .collect();
-    texture_stats_rgba8(n, n, &texels).expect("stats")
-}
 
 fn state(
     layout: vk::ImageLayout,
