@@ -4,6 +4,8 @@
 //! one command buffer and one signalled fence per frame in flight. The tests that embed the
 //! particle fog in a host they did not make start from here.
 
+// Used by the tests that embed the fog, not by host_device.
+#[allow(dead_code)]
 pub mod content;
 
 use std::ffi::{c_char, CStr};
