@@ -62,6 +62,7 @@ fn two_frames_in_flight_on_a_hosts_device() {
         format: vk::Format::R8G8B8A8_UNORM,
         extent: vk::Extent2D { width: SIDE, height: SIDE },
         layers: 1,
+        array: false,
         usage,
     };
     // SAFETY: the host's image outlives the imported one (dropped first below).
@@ -183,6 +184,7 @@ fn a_host_device_with_frames_in_flight_out_of_range_is_refused() {
         format: vk::Format::R8G8B8A8_UNORM,
         extent: vk::Extent2D { width: 0, height: 4 },
         layers: 1,
+        array: false,
         usage: vk::ImageUsageFlags::SAMPLED,
     };
     // SAFETY: refused before any handle is used.

@@ -202,6 +202,9 @@ impl FrameResources<'_> {
             )));
         }
         for (img, what) in [(&self.depth, "depth"), (&self.hdr, "HDR target")] {
+            if img.layers != 1 {
+                return Err(bad(format!("{what}: one layer, not {}", img.layers)));
+            }
             if img.extent != size {
                 return Err(bad(format!(
                     "{what} is {:?}, the render size {size:?} (resize first)",
@@ -364,7 +367,7 @@ impl Imported {
 /// # Safety
 /// As [`Gpu::import_image`], for every image of `res`.
 pub(super) unsafe fn import(gpu: &Gpu, res: &FrameResources<'_>) -> Result<Imported> {
-    let one = |img: &ViewerImage, name: &str| -> Result<Image> {
+    let one = |img: &ViewerImage, name: &str, array: bool| -> Result<Image> {
         let desc = HostImageDesc {
             name,
             raw: img.image,
@@ -372,6 +375,7 @@ pub(super) unsafe fn import(gpu: &Gpu, res: &FrameResources<'_>) -> Result<Impor
             format: img.format,
             extent: vk::Extent2D { width: img.extent.0, height: img.extent.1 },
             layers: img.layers,
+            array,
             usage: img.usage,
         };
         // SAFETY: the caller's contract.
@@ -380,10 +384,10 @@ pub(super) unsafe fn import(gpu: &Gpu, res: &FrameResources<'_>) -> Result<Impor
         Ok(image)
     };
     Ok(Imported {
-        depth: one(&res.depth, "viewer.depth")?,
-        hdr: one(&res.hdr, "viewer.hdr")?,
-        shadows: res.shadows.as_ref().map(|s| one(&s.image, "viewer.shadow_maps")).transpose()?,
-        projectors: res.projectors.as_ref().map(|p| one(p, "viewer.projectors")).transpose()?,
+        depth: one(&res.depth, "viewer.depth", false)?,
+        hdr: one(&res.hdr, "viewer.hdr", false)?,
+        shadows: res.shadows.as_ref().map(|s| one(&s.image, "viewer.shadow_maps", true)).transpose()?,
+        projectors: res.projectors.as_ref().map(|p| one(p, "viewer.projectors", true)).transpose()?,
     })
 }
 

@@ -41,12 +41,12 @@ pub use fog::Override;
 
 use self::frame::{FrameInputs, LightingBuffers};
 use crate::error::{RenderError, Result};
-use crate::frame::fog::{record_march, MarchFrame};
+use crate::frame::fog::record_march;
 use crate::particle_fog::systems::FogSystems;
 use crate::particle_fog::{ParticleFog, PoolKey};
 use crate::particles_gpu::{GpuParticles, ParticleBudget, ParticlePoolDesc, DEFAULT_MAX_SOURCES};
 use crate::passes::brick_composite::BrickCompositePass;
-use crate::passes::brick_march::{march_divisor, BrickMarchPass};
+use crate::passes::brick_march::{march_divisor, BrickMarchPass, MarchInputs};
 use crate::passes::embed_depth::EmbedDepthPass;
 use crate::passes::particle_sim::ParticleSimPasses;
 use crate::vk::context::Gpu;
@@ -395,9 +395,8 @@ impl FogContext {
                 pf.record(rec, pool, fog_sources);
                 depth.record(rec, &imported.depth, samplers, &inputs.depth_push);
                 let light = lighting.inputs(&imported);
-                let fog =
-                    MarchFrame { light, samplers, froxel: None, depth: &depth.depth, hdr: &imported.hdr };
-                record_march(rec, (march, composite), pf, &fog, (&inputs.settings, time_s));
+                let fog = MarchInputs { light, samplers, fog: None, bricks: &pf.pool, depth: &depth.depth };
+                record_march(rec, (march, composite), &fog, &imported.hdr, (&inputs.settings, time_s));
                 // Left for the viewer's particle shader (VIEWER_GLSL reads it).
                 rec.barriers(&[Use::Image(&composite.cloud, Access::FragmentRead)]);
             }

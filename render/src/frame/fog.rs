@@ -172,8 +172,8 @@ impl FrameFog {
         (settings, time_s): (&Settings, f32),
     ) -> Result<()> {
         let Some(pf) = &self.bricks else { return Ok(()) };
-        let frame = MarchFrame { light, samplers, froxel: self.froxel.as_ref(), depth, hdr };
-        record_march(rec, (&self.march, &self.composite), pf, &frame, (settings, time_s));
+        let inputs = MarchInputs { light, samplers, fog: self.froxel.as_ref(), bricks: &pf.pool, depth };
+        record_march(rec, (&self.march, &self.composite), &inputs, hdr, (settings, time_s));
         if settings.particle_fog_debug.draws_bounds() {
             self.bounds.record(rec, light.frame, &pf.pool, (depth, hdr))?;
         }
@@ -187,40 +187,19 @@ impl FrameFog {
     }
 }
 
-/// What the march and the composite read and write besides the bricks.
-pub struct MarchFrame<'r> {
-    /// The lighting inputs.
-    pub light: LightInputs<'r>,
-    /// Samplers.
-    pub samplers: &'r Samplers,
-    /// The froxel fog to composite with by depth, when on.
-    pub froxel: Option<&'r FroxelFog>,
-    /// Opaque depth (forward Z, finite far, 1.0 the sky).
-    pub depth: &'r Image,
-    /// The HDR target composited into.
-    pub hdr: &'r Image,
-}
-
-/// `fog.brick_light`, `fog.brick_march` and `fog.brick_composite` of the bricks of `pf` into
-/// `frame.hdr` with the billow sliders of `settings` at `time_s`: the particle fog's drawing,
-/// for the host renderer and an embedding viewer alike.
+/// `fog.brick_light`, `fog.brick_march` and `fog.brick_composite` of `inputs` into `hdr` with
+/// the billow sliders of `settings` at `time_s`: the particle fog's drawing, for the host renderer
+/// and an embedding viewer alike.
 pub fn record_march(
     rec: &mut Recorder<'_>,
     (march, composite): (&BrickMarchPass, &BrickCompositePass),
-    pf: &ParticleFog,
-    frame: &MarchFrame<'_>,
+    inputs: &MarchInputs<'_>,
+    hdr: &Image,
     (settings, time_s): (&Settings, f32),
 ) {
-    let inputs = MarchInputs {
-        light: frame.light,
-        samplers: frame.samplers,
-        fog: frame.froxel,
-        bricks: &pf.pool,
-        depth: frame.depth,
-    };
-    let push = march_push(settings, time_s, frame.froxel.is_some(), march.divisor);
-    march.record(rec, &inputs, &push);
-    composite.record(rec, (frame.light.frame, frame.samplers), march, (frame.depth, frame.hdr));
+    let push = march_push(settings, time_s, inputs.fog.is_some(), march.divisor);
+    march.record(rec, inputs, &push);
+    composite.record(rec, (inputs.light.frame, inputs.samplers), march, (inputs.depth, hdr));
 }
 
 /// The march's push constants: the billow sliders at `time_s`, the froxel fog's state, the debug

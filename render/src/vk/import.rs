@@ -31,6 +31,9 @@ pub struct HostImageDesc<'a> {
     pub extent: vk::Extent2D,
     /// Its array layers (1 for a plain 2D image).
     pub layers: u32,
+    /// Viewed as a 2D array (what `sampler2DArray` and `sampler2DArrayShadow` bind) even with
+    /// one layer; images of several layers always are.
+    pub array: bool,
     /// The usages it was created with.
     pub usage: vk::ImageUsageFlags,
 }
@@ -79,8 +82,11 @@ impl Gpu {
         let (view, owns_view) = if desc.view != vk::ImageView::null() {
             (desc.view, false)
         } else {
-            let view_type =
-                if desc.layers > 1 { vk::ImageViewType::TYPE_2D_ARRAY } else { vk::ImageViewType::TYPE_2D };
+            let view_type = if desc.array || desc.layers > 1 {
+                vk::ImageViewType::TYPE_2D_ARRAY
+            } else {
+                vk::ImageViewType::TYPE_2D
+            };
             let range = vk::ImageSubresourceRange::default()
                 .aspect_mask(aspect_of(desc.format))
                 .level_count(1)
