@@ -532,3 +532,90 @@ fn gpu_light(l: &Light) -> GpuLight {
         projector: [tan_half, 0.0, crate::view::LIGHT_NEAR_M, 0.0],
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::embed::Camera;
+
+    fn camera(clip_from_view: Mat4, far_m: f32) -> Camera {
+        Camera { view_from_world: Mat4::IDENTITY, clip_from_view, near_m: 0.1, far_m }
+    }
+
+    #[test]
+    fn a_projection_must_match_the_depth_convention() {
+        let s = Settings::default();
+        let forward = Mat4::perspective_rh(1.0, 1.5, 0.1, 100.0);
+        let reversed = Mat4::perspective_infinite_reverse_rh(1.0, 1.5, 0.1);
+        let fwd = DepthConvention::default();
+        let rev = DepthConvention { reversed: true, infinite_far: true };
+        assert!(FrameInputs::new(&camera(forward, 100.0), fwd, &s).is_ok());
+        assert!(FrameInputs::new(&camera(reversed, f32::INFINITY), rev, &s).is_ok());
+        let e = |r: Result<FrameInputs>| r.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(e(FrameInputs::new(&camera(reversed, f32::INFINITY), fwd, &s)).contains("infinite far"));
+        let finite_rev = DepthConvention { reversed: true, infinite_far: false };
+        assert!(e(FrameInputs::new(&camera(forward, 100.0), finite_rev, &s)).contains("made for reversed Z"));
+        let ortho = Mat4::orthographic_rh(-1.0, 1.0, -1.0, 1.0, 0.1, 100.0);
+        assert!(e(FrameInputs::new(&camera(ortho, 100.0), fwd, &s)).contains("w row"));
+    }
+
+    fn image(format: vk::Format, usage: vk::ImageUsageFlags) -> ViewerImage {
+        let none = HostImageState {
+            layout: vk::ImageLayout::UNDEFINED,
+            stage: vk::PipelineStageFlags2::NONE,
+            access: vk::AccessFlags2::NONE,
+        };
+        ViewerImage {
+            image: vk::Handle::from_raw(1),
+            view: vk::ImageView::null(),
+            format,
+            extent: (64, 32),
+            layers: 1,
+            usage,
+            entry: none,
+            exit: none,
+        }
+    }
+
+    fn resources<'a>(lights: &'a [Light]) -> FrameResources<'a> {
+        FrameResources {
+            depth: image(vk::Format::D32_SFLOAT, vk::ImageUsageFlags::SAMPLED),
+            hdr: image(vk::Format::R16G16B16A16_SFLOAT, vk::ImageUsageFlags::STORAGE),
+            sun: Sun { to_sun: Vec3::Z, color: Vec3::ONE, illuminance: 1.0 },
+            ambient: [Vec3::ZERO; 2],
+            shadows: None,
+            lights,
+            projectors: None,
+        }
+    }
+
+    #[test]
+    fn resources_the_fog_cannot_use_are_refused_with_a_reason() {
+        let e = |r: Result<()>| r.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(resources(&[]).check((64, 32)).is_ok());
+        assert!(e(resources(&[]).check((128, 64))).contains("resize first"));
+        let mut r = resources(&[]);
+        r.hdr.format = vk::Format::B10G11R11_UFLOAT_PACK32;
+        assert!(e(r.check((64, 32))).contains("cannot composite into"));
+        let mut r = resources(&[]);
+        r.hdr.usage = vk::ImageUsageFlags::SAMPLED;
+        assert!(e(r.check((64, 32))).contains("STORAGE"));
+        let mut r = resources(&[]);
+        r.depth.format = vk::Format::D24_UNORM_S8_UINT;
+        assert!(e(r.check((64, 32))).contains("depth-only view"));
+        let point = Light {
+            position: Vec3::ZERO,
+            range_m: 5.0,
+            color: Vec3::ONE,
+            intensity: 1.0,
+            kind: LightKind::Point,
+            shadow_layer: Some(0),
+        };
+        assert!(e(resources(&[point]).check((64, 32))).contains("shadow layers"), "no shadow maps given");
+        let nan = Light { position: Vec3::NAN, shadow_layer: None, ..point };
+        assert!(e(resources(&[nan]).check((64, 32))).contains("finite"));
+        let kind = LightKind::Projector { direction: Vec3::Z, up: Vec3::Y, fov_deg: 30.0, texture_layer: 0 };
+        let projector = Light { kind, shadow_layer: None, ..point };
+        assert!(e(resources(&[projector]).check((64, 32))).contains("projector texture layer"));
+    }
+}
