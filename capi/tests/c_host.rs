@@ -1,22 +1,25 @@
 //! The C foreign host (`tests/c_host/main.c`, written against `include/particle_fog.h` alone),
-//! compiled here with the system C compiler against this crate's dynamic library and run on the
+//! compiled here with the system C compiler against the C ABI as a dynamic library and run on the
 //! machine's Vulkan device (lavapipe without a GPU) under the validation layer. See its header
-//! comment for what it checks; it exits 0 only when every check held.
+//! comment for what it checks; it exits 0 only when every check held. The library is the example
+//! `c_abi_library` (a `cdylib` of this crate's functions), which `cargo test` builds before any
+//! test runs; the package's own `cdylib` it does not build.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The folder cargo built this crate's libraries into (the test binary's parent's parent).
+/// The folder cargo built the examples into (`target/<profile>/examples`, beside the test
+/// binary's `deps`).
 fn library_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("test binary path");
-    exe.parent().and_then(Path::parent).expect("target/<profile>").to_path_buf()
+    exe.parent().and_then(Path::parent).expect("target/<profile>").join("examples")
 }
 
 #[test]
 fn a_c_host_renders_removes_and_fades_the_fog_through_the_c_abi() {
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let libs = library_dir();
-    assert!(libs.join("libparticle_fog.so").exists(), "no libparticle_fog.so in {}", libs.display());
+    assert!(libs.join("libc_abi_library.so").exists(), "no libc_abi_library.so in {}", libs.display());
     let out = std::env::temp_dir().join(format!("pf-c-host-{}", std::process::id()));
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_owned());
     let compiled = Command::new(&cc)
@@ -28,7 +31,7 @@ fn a_c_host_renders_removes_and_fades_the_fog_through_the_c_abi() {
         .arg(&out)
         .arg(format!("-L{}", libs.display()))
         .arg(format!("-Wl,-rpath,{}", libs.display()))
-        .args(["-lparticle_fog", "-lvulkan", "-lm"])
+        .args(["-lc_abi_library", "-lvulkan", "-lm"])
         .output()
         .unwrap_or_else(|e| panic!("{cc} (./run test installs a C compiler and libvulkan-dev): {e}"));
     assert!(
