@@ -7,7 +7,7 @@
 mod host;
 
 use glam::{Mat4, Quat, Vec3};
-use host::content::{hex, soft_texture, FOG_MACHINE};
+use host::content::{f16, hex, soft_texture, FOG_MACHINE};
 use host::HostVulkan;
 use render::ash::vk;
 use render::embed::*;
@@ -23,16 +23,6 @@ fn state(
     access: vk::AccessFlags2,
 ) -> HostImageState {
     HostImageState { layout, stage, access }
-}
-
-fn f16(h: u16) -> f32 {
-    let (e, m) = ((h >> 10) & 0x1f, f32::from(h & 0x3ff));
-    let v = if e == 0 { m * 2f32.powi(-24) } else { (1.0 + m / 1024.0) * 2f32.powi(i32::from(e) - 15) };
-    if h & 0x8000 != 0 {
-        -v
-    } else {
-        v
-    }
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! What the foreign hosts feed the particle fog: a fog machine's PSYS block (an 86-byte legacy
 //! block: angle cone, 4 particles every 0.1 s at 0.3-0.5 m/s, 8 s life, 2 -> 4 m, alpha 0.3 -> 0)
-//! and its soft texture's statistics, as a viewer computes them from the decoded texture.
+//! and its soft texture's statistics, as a viewer computes them from the decoded texture; and the
+//! half floats the hosts read back.
 
 use render::embed::{texture_stats_rgba8, TextureStats};
 
@@ -24,4 +25,15 @@ pub fn soft_texture() -> TextureStats {
         })
         .collect();
     texture_stats_rgba8(n, n, &texels).expect("stats")
+}
+
+/// An IEEE half-float's value (the HDR targets' RGBA16F texels read back).
+pub fn f16(h: u16) -> f32 {
+    let (e, m) = ((h >> 10) & 0x1f, f32::from(h & 0x3ff));
+    let v = if e == 0 { m * 2f32.powi(-24) } else { (1.0 + m / 1024.0) * 2f32.powi(i32::from(e) - 15) };
+    if h & 0x8000 != 0 {
+        -v
+    } else {
+        v
+    }
 }
