@@ -51,8 +51,12 @@ float depth_weight(float a, float b) {
 // axis), and whether any of them holds particle fog.
 const int TILE = 16;
 const int RAY_TILE = TILE + TAPS;
-shared vec4 tile_out[RAY_TILE * RAY_TILE];
-shared vec4 tile_cloud[RAY_TILE * RAY_TILE];
+// Per ray, what every tap reads in one 16-byte load: the added radiance and transmittance and the
+// optical depth as half floats (the HDR and cloud images they end in are half floats), and the
+// opaque distance as a float (the sky's is far beyond a half float's range).
+shared uvec4 tile_ray[RAY_TILE * RAY_TILE];
+// Per ray, where its particle fog starts and ends (m, half floats): read for the chosen ray only.
+shared uint tile_span[RAY_TILE * RAY_TILE];
 shared uint tile_any;
 
 // The first ray a pixel at x reads on one axis (ray i stands for pixel i * d + d / 2).
@@ -60,24 +64,46 @@ int first_ray(int x, int d) {
     return int(floor(float(x - d / 2) / float(d))) - (TAPS / 2 - 1);
 }
 
-// Loads the tile's rays; true when any holds particle fog.
+// The rays a tile whose first pixel is at x reads on one axis: from first_ray(x) to TAPS - 1 past
+// the first ray of its last pixel (at most RAY_TILE, at divisor 1; fewer at larger divisors).
+int tile_rays(int x, int d) {
+    return first_ray(x + TILE - 1, d) - first_ray(x, d) + TAPS;
+}
+
+// Loads the rays the tile reads (rows RAY_TILE apart in the shared arrays); true when any holds
+// particle fog.
 bool load_tile(ivec2 px0, int d, ivec2 low_size) {
     if (gl_LocalInvocationIndex == 0u) {
         tile_any = 0u;
     }
     barrier();
     ivec2 r0 = ivec2(first_ray(px0.x, d), first_ray(px0.y, d));
-    for (uint i = gl_LocalInvocationIndex; i < uint(RAY_TILE * RAY_TILE); i += uint(TILE * TILE)) {
-        ivec2 at = clamp(r0 + ivec2(int(i) % RAY_TILE, int(i) / RAY_TILE), ivec2(0), low_size - 1);
+    ivec2 n = ivec2(tile_rays(px0.x, d), tile_rays(px0.y, d));
+    for (uint i = gl_LocalInvocationIndex; i < uint(n.x * n.y); i += uint(TILE * TILE)) {
+        ivec2 t = ivec2(int(i) % n.x, int(i) / n.x);
+        ivec2 at = clamp(r0 + t, ivec2(0), low_size - 1);
         vec4 m = imageLoad(march_out, at);
-        tile_out[i] = m;
-        tile_cloud[i] = imageLoad(march_cloud, at);
+        vec4 c = imageLoad(march_cloud, at);
+        int slot = t.y * RAY_TILE + t.x;
+        tile_ray[slot] = uvec4(packHalf2x16(m.rg), packHalf2x16(m.ba), packHalf2x16(vec2(c.z, 0.0)),
+                               floatBitsToUint(c.w));
+        tile_span[slot] = packHalf2x16(c.xy);
         if (m.a < 1.0 || any(notEqual(m.rgb, vec3(0.0)))) {
             atomicOr(tile_any, 1u);
         }
     }
     barrier();
     return tile_any != 0u;
+}
+
+// The Gaussian's factor along one axis for the taps at offsets -1..2 from the pixel's base ray
+// (r: the pixel's fraction past it); at divisor 1 the pixel's own ray alone.
+vec4 axis_weights(float r, int d) {
+    vec4 o = vec4(-1.0, 0.0, 1.0, 2.0) - r;
+    if (d == 1) {
+        return vec4(0.0, 1.0, 0.0, 0.0);
+    }
+    return exp(-0.5 * o * o / (SIGMA_RAYS * SIGMA_RAYS));
 }
 
 void main() {
@@ -99,45 +125,48 @@ void main() {
     ivec2 base = ivec2(floor(q));
     vec2 f = q - vec2(base);
     float t_pixel = pixel_distance(px, size);
+    // The spatial Gaussian is separable: four factors per axis instead of sixteen exponentials.
+    vec4 gx = axis_weights(f.x, d);
+    vec4 gy = axis_weights(f.y, d);
     vec4 sum = vec4(0.0);
     float tau = 0.0;
     float total = 0.0;
     float best_w = -1.0;
-    vec4 best_cloud = vec4(NO_CLOUD, NO_CLOUD, 0.0, 0.0);
+    int best_at = 0;
     float nearest = 1e38;
-    vec4 nearest_out = vec4(0.0, 0.0, 0.0, 1.0);
-    vec4 nearest_cloud = best_cloud;
+    int nearest_at = 0;
     for (int k = 0; k < TAPS * TAPS; ++k) {
         ivec2 o = ivec2(k % TAPS, k / TAPS) - (TAPS / 2 - 1);
         ivec2 t = base + o - r0;
         int at = t.y * RAY_TILE + t.x;
-        vec2 r = vec2(o) - f;
-        float spatial = d == 1 ? float(o == ivec2(0)) : exp(-0.5 * dot(r, r) / (SIGMA_RAYS * SIGMA_RAYS));
-        vec4 m = tile_out[at];
-        vec4 c = tile_cloud[at];
-        float w = spatial * depth_weight(t_pixel, c.w);
+        float spatial = gx[k % TAPS] * gy[k / TAPS];
+        uvec4 ray = tile_ray[at];
+        vec4 m = vec4(unpackHalf2x16(ray.x), unpackHalf2x16(ray.y));
+        float ray_tau = unpackHalf2x16(ray.z).x;
+        float ray_distance = uintBitsToFloat(ray.w);
+        float w = spatial * depth_weight(t_pixel, ray_distance);
         sum += w * m;
-        tau += w * c.z;
+        tau += w * ray_tau;
         total += w;
         if (w > best_w) {
             best_w = w;
-            best_cloud = c;
+            best_at = at;
         }
-        float gap = abs(c.w - t_pixel);
+        float gap = abs(ray_distance - t_pixel);
         if (gap < nearest) {
             nearest = gap;
-            nearest_out = m;
-            nearest_cloud = c;
+            nearest_at = at;
         }
     }
     vec4 m;
     vec4 c;
     if (total > MIN_WEIGHT) {
         m = sum / total;
-        c = vec4(best_cloud.xy, tau / total, 0.0);
+        c = vec4(unpackHalf2x16(tile_span[best_at]), tau / total, 0.0);
     } else {
-        m = nearest_out;
-        c = vec4(nearest_cloud.xyz, 0.0);
+        uvec4 ray = tile_ray[nearest_at];
+        m = vec4(unpackHalf2x16(ray.x), unpackHalf2x16(ray.y));
+        c = vec4(unpackHalf2x16(tile_span[nearest_at]), unpackHalf2x16(ray.z).x, 0.0);
     }
     imageStore(cloud, px, vec4(c.xyz, 0.0));
     if (m.a >= 1.0 && all(equal(m.rgb, vec3(0.0)))) {
