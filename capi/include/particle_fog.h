@@ -30,6 +30,7 @@ typedef int32_t pf_result;
 #define PF_ERROR_VULKAN 5         /* any other Vulkan failure */
 #define PF_ERROR_NULL 6           /* a required pointer was NULL */
 #define PF_ERROR_INTERNAL 7       /* a bug in the particle fog (caught, never unwound into C) */
+#define PF_ERROR_IO 8             /* a file could not be written */
 
 #define PF_OVERRIDE_AUTO 0        /* the classifier decides */
 #define PF_OVERRIDE_FOG 1         /* always fog (the hard exclusions still apply) */
@@ -72,6 +73,9 @@ typedef struct pf_system_desc {
     const pf_texture_stats *texture;   /* NULL: unknown (stays a billboard unless default) */
     uint32_t attachment;               /* worn on an avatar */
     uint32_t hud;                      /* a HUD attachment (never fog) */
+    uint8_t object_id[16];             /* its object's UUID, the overrides file's key with link;
+                                          all zero: keyed by the system's id */
+    uint32_t link;                     /* the prim's link number (0 one prim, 1 root, 2.. child) */
 } pf_system_desc;
 
 typedef struct pf_camera {
@@ -177,6 +181,15 @@ pf_result pf_system_remove(pf_context *ctx, uint64_t id);
 /* rotation: a unit quaternion x, y, z, w. */
 pf_result pf_system_set_transform(pf_context *ctx, uint64_t id, const float position[3], const float rotation[4]);
 pf_result pf_system_set_override(pf_context *ctx, uint64_t id, int32_t override_mode);
+pf_result pf_system_override(const pf_context *ctx, uint64_t id, int32_t *override_mode);
+/* The user's per-object overrides, an LLSD file beside settings.xml (particle_fog_overrides.xml).
+ * load: every system present and upserted later takes the override the file holds for its key
+ * (pf_system_desc's object id and link; automatic where it holds none); a missing file holds
+ * none, an unreadable one is refused (PF_ERROR_BAD_INPUT). save: writes every present system's
+ * override into the file, keeping its other entries; an unreadable file is refused and left as
+ * it is. */
+pf_result pf_overrides_load(pf_context *ctx, const char *path);
+pf_result pf_overrides_save(const pf_context *ctx, const char *path);
 /* 0 billboard .. 1 fog: draw the system's billboards with alpha * (1 - weight). */
 pf_result pf_system_weight(const pf_context *ctx, uint64_t id, float *weight);
 

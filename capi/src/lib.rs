@@ -33,6 +33,8 @@ pub const PF_ERROR_VULKAN: PfResult = 5;
 pub const PF_ERROR_NULL: PfResult = 6;
 /// A bug inside, caught before it reached C.
 pub const PF_ERROR_INTERNAL: PfResult = 7;
+/// A file could not be written.
+pub const PF_ERROR_IO: PfResult = 8;
 
 thread_local! {
     static LAST_ERROR: RefCell<CString> = RefCell::new(CString::default());
@@ -180,6 +182,10 @@ pub struct PfSystemDesc {
     pub attachment: u32,
     /// A HUD attachment.
     pub hud: u32,
+    /// Its object's UUID (all zero: keyed by the system's id).
+    pub object_id: [u8; 16],
+    /// The prim's link number.
+    pub link: u32,
 }
 
 /// `pf_camera`.
@@ -569,10 +575,13 @@ pub unsafe extern "C" fn pf_system_upsert(
         let block = unsafe { slice(desc.psys, desc.psys_len, "psys")? };
         // SAFETY: the caller's contract.
         let texture = unsafe { desc.texture.as_ref() }.map(|t| t.0.clone());
+        let object = embed::Uuid(desc.object_id);
+        let key = (!object.is_nil()).then_some(embed::SystemKey { object, link: desc.link });
         let system = embed::SystemDesc {
             texture,
             attachment: desc.attachment != 0,
             hud: desc.hud != 0,
+            key,
             ..embed::SystemDesc::new(embed::Descriptor::Psys(block))
         };
         Ok(ctx.fog.upsert_system(id, &system)?)
@@ -625,6 +634,54 @@ pub unsafe extern "C" fn pf_system_set_override(
             other => return Err(bad(format!("override {other}: PF_OVERRIDE_AUTO, _FOG or _BILLBOARDS"))),
         };
         Ok(ctx.fog.set_override(id, o)?)
+    })
+}
+
+/// # Safety
+/// `ctx` is a live context; `override_mode` points to writable storage.
+#[no_mangle]
+pub unsafe extern "C" fn pf_system_override(
+    ctx: *const PfContext,
+    id: u64,
+    override_mode: *mut i32,
+) -> PfResult {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let (ctx, out) = unsafe { (arg(ctx, "ctx")?, arg_mut(override_mode, "override_mode")?) };
+        *out = match ctx.fog.override_of(id)? {
+            embed::Override::Auto => 0,
+            embed::Override::Fog => 1,
+            embed::Override::Billboards => 2,
+        };
+        Ok(())
+    })
+}
+
+/// # Safety
+/// `ctx` is a live context; `path` is a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn pf_overrides_load(ctx: *mut PfContext, path: *const c_char) -> PfResult {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let (ctx, path) = unsafe { (arg_mut(ctx, "ctx")?, text(path, "path")?) };
+        let file = embed::OverridesFile::open(path).map_err(|e| bad(e.to_string()))?;
+        ctx.fog.load_overrides(&file);
+        Ok(())
+    })
+}
+
+/// # Safety
+/// `ctx` is a live context; `path` is a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn pf_overrides_save(ctx: *const PfContext, path: *const c_char) -> PfResult {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let (ctx, path) = unsafe { (arg(ctx, "ctx")?, text(path, "path")?) };
+        // The file's other entries (objects not in view, keys it does not know) are kept; an
+        // unreadable file is refused and left as it is.
+        let mut file = embed::OverridesFile::open(path).map_err(|e| bad(e.to_string()))?;
+        ctx.fog.store_overrides(&mut file);
+        file.save(settings::SaveMode::Normal).map_err(|e| Failure(PF_ERROR_IO, e.to_string()))
     })
 }
 

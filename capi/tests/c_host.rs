@@ -39,10 +39,17 @@ fn a_c_host_renders_removes_and_fades_the_fog_through_the_c_abi() {
         "compiling the C host:\n{}",
         String::from_utf8_lossy(&compiled.stderr)
     );
-    let run = Command::new(&out).output().expect("the C host runs");
+    let overrides = std::env::temp_dir().join(format!("pf-c-host-{}-overrides.xml", std::process::id()));
+    let run = Command::new(&out).arg(&overrides).output().expect("the C host runs");
     let _ = std::fs::remove_file(&out);
+    let saved = std::fs::read_to_string(&overrides).unwrap_or_default();
+    let _ = std::fs::remove_file(&overrides);
     let stdout = String::from_utf8_lossy(&run.stdout);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(run.status.success(), "the C host failed ({}):\n{stdout}\n{stderr}", run.status);
     assert!(stdout.contains("c_host: ok"), "{stdout}");
+    assert!(
+        saved.contains("42424242-4242-4242-4242-424242424242") && saved.contains("billboards"),
+        "the overrides file holds the object's \"never fog\": {saved}"
+    );
 }

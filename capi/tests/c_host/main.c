@@ -180,7 +180,8 @@ static VkImageMemoryBarrier2 to_transfer_dst(VkImage image, VkImageAspectFlags a
     return b;
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+    CHECK(argc == 2, "usage: c_host OVERRIDES_FILE");
     make_device();
     PFN_vkCreateDebugUtilsMessengerEXT create_messenger =
         (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(instance, "vkCreateDebugUtilsMessengerEXT");
@@ -214,17 +215,32 @@ int main(void) {
     PF(pf_texture_stats_create(64, 64, texels, &soft));
     uint8_t block[86];
     for (int i = 0; i < 86; i++) sscanf(FOG_MACHINE + 2 * i, "%2hhx", &block[i]);
-    pf_system_desc sys = {block, sizeof block, soft, 0, 0};
+    pf_system_desc sys = {block, sizeof block, soft, 0, 0, {0}, 1};
+    memset(sys.object_id, 0x42, sizeof sys.object_id);
     PF(pf_system_upsert(ctx, 7, &sys));
+    /* The user's overrides file: "never fog" saved for the machine's object and link, automatic
+       set, the file loaded back; then automatic again for the run below. */
+    int32_t mode = -1;
+    PF(pf_system_set_override(ctx, 7, PF_OVERRIDE_BILLBOARDS));
+    PF(pf_overrides_save(ctx, argv[1]));
+    PF(pf_system_set_override(ctx, 7, PF_OVERRIDE_AUTO));
+    PF(pf_overrides_load(ctx, argv[1]));
+    PF(pf_system_override(ctx, 7, &mode));
+    CHECK(mode == PF_OVERRIDE_BILLBOARDS, "the saved override loaded back: %d", mode);
+    PF(pf_system_set_override(ctx, 7, PF_OVERRIDE_AUTO));
+    PF(pf_system_override(ctx, 7, &mode));
+    CHECK(mode == PF_OVERRIDE_AUTO, "automatic again: %d", mode);
     pf_texture_stats_destroy(soft);
     float position[3] = {0.0f, 0.0f, 0.5f}, rotation[4] = {0.0f, 0.0f, 0.0f, 1.0f}, nan3[3] = {NAN, 0.0f, 0.0f};
     PF(pf_system_set_transform(ctx, 7, position, rotation));
-    pf_system_desc truncated = {block, 40, NULL, 0, 0};
+    pf_system_desc truncated = {block, 40, NULL, 0, 0, {0}, 0};
     CHECK(pf_system_upsert(ctx, 8, &truncated) == PF_ERROR_BAD_INPUT, "a 40-byte block refused");
     CHECK(strstr(pf_last_error(), "PSYS"), "message: %s", pf_last_error());
     CHECK(pf_system_set_transform(ctx, 7, nan3, rotation) == PF_ERROR_BAD_INPUT, "a NaN position refused");
     CHECK(pf_system_remove(ctx, 99) == PF_ERROR_BAD_INPUT, "an unknown id refused");
     CHECK(pf_system_set_override(ctx, 7, 5) == PF_ERROR_BAD_INPUT, "an unknown override refused");
+    CHECK(pf_overrides_load(ctx, "/") == PF_ERROR_BAD_INPUT, "a folder as overrides file refused");
+    CHECK(strstr(pf_last_error(), "/"), "message: %s", pf_last_error());
     CHECK(pf_resize(ctx, 0, 0) == PF_ERROR_BAD_INPUT, "a resize to 0 refused");
     CHECK(pf_record(ctx, VK_NULL_HANDLE, 0, NULL) == PF_ERROR_NULL, "NULL resources refused");
     CHECK(strstr(pf_viewer_glsl(), "pf_billboard_alpha"), "the viewer GLSL");

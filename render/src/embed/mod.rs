@@ -37,7 +37,9 @@ pub use crate::vk::context::HostDevice;
 pub use crate::vk::device::{enabled_features as required_features, RequiredFeatures, REQUIRED_EXTENSIONS};
 pub use crate::vk::import::HostImageState;
 pub use assetstats::TextureStats;
-pub use fog::Override;
+pub use fog::overrides_file::OverridesFile;
+pub use fog::{Override, SystemKey};
+pub use particles::Uuid;
 
 use self::frame::{FrameInputs, LightingBuffers};
 use crate::error::{RenderError, Result};
@@ -139,6 +141,9 @@ pub struct FogContext {
     samplers: Samplers,
     desc: FogContextDesc,
     size: (u32, u32),
+    /// The user's stored overrides ([`FogContext::load_overrides`]): a system upserted later
+    /// takes its own from them.
+    stored: Option<OverridesFile>,
     /// What the last [`FogContext::update`] prepared for [`FogContext::record`].
     prepared: Option<FrameInputs>,
     time_s: f32,
@@ -192,6 +197,7 @@ impl FogContext {
             samplers: Samplers::new(&gpu)?,
             desc: desc.clone(),
             size,
+            stored: None,
             prepared: None,
             time_s: 0.0,
             frame_index: 0,
@@ -203,6 +209,10 @@ impl FogContext {
     /// its particles in flight and its cross-fade). A descriptor with no system (the viewer's
     /// null block) removes it, as the viewer does.
     pub fn upsert_system(&mut self, id: SystemId, desc: &SystemDesc<'_>) -> Result<()> {
+        if let Some(key) = desc.key.filter(|k| k.link > fog::classify::overrides::MAX_LINK) {
+            let last = fog::classify::overrides::MAX_LINK;
+            return Err(bad(format!("system {id}: link {} is past a linkset's last, {last}", key.link)));
+        }
         let Some(sys) = desc.descriptor.decode()? else {
             self.ids.contains_key(&id).then(|| self.remove_system(id)).transpose()?;
             return Ok(());
@@ -233,7 +243,11 @@ impl FogContext {
         }
         self.slots[index] = Some((id, Vec3::ZERO));
         self.ids.insert(id, slot.0);
+        let key = input.key;
         self.systems.insert(index, input, desc.texture.clone());
+        if let Some(stored) = self.stored.as_ref().map(|file| file.get(&key)) {
+            self.systems.set_override(index, stored);
+        }
         Ok(())
     }
 
@@ -266,6 +280,31 @@ impl FogContext {
         let slot = self.slot(id)?;
         self.systems.set_override(slot as usize, o);
         Ok(())
+    }
+
+    /// System `id`'s per-object override.
+    pub fn override_of(&self, id: SystemId) -> Result<Override> {
+        Ok(self.systems.override_of(self.slot(id)? as usize))
+    }
+
+    /// Takes the user's stored overrides (the LLSD file beside settings.xml, read with
+    /// [`OverridesFile::open`]): every system present and every system upserted later gets the
+    /// override `file` holds for its key ([`SystemDesc::key`]; automatic where it holds none),
+    /// cross-fading from the next update on.
+    pub fn load_overrides(&mut self, file: &OverridesFile) {
+        for &slot in self.ids.values() {
+            if let Some(key) = self.systems.key(slot as usize) {
+                self.systems.set_override(slot as usize, file.get(&key));
+            }
+        }
+        self.stored = Some(file.clone());
+    }
+
+    /// Writes every present system's override into `file` under its key (an automatic one
+    /// removes the entry; other entries, the user's overrides of objects not in view, are kept),
+    /// for the viewer to save as the user's state ([`OverridesFile::save`]).
+    pub fn store_overrides(&self, file: &mut OverridesFile) {
+        self.systems.store_overrides(file);
     }
 
     /// System `id`'s cross-faded weight this frame: 0 billboard .. 1 fog. The viewer draws the
@@ -464,13 +503,14 @@ impl FogContext {
             samplers,
             desc,
             size,
+            stored,
             prepared,
             time_s,
             frame_index,
             gpu,
         } = self;
         drop((sim, pool, fog_sources, systems, ids, slots, bricks, march, composite, depth, lighting));
-        drop((samplers, desc, size, prepared, time_s, frame_index));
+        drop((samplers, desc, size, stored, prepared, time_s, frame_index));
         let live = gpu.live_allocations();
         drop(gpu);
         live
