@@ -71,6 +71,8 @@ pub struct FogSystems {
     settings: Option<Settings>,
     settings_version: u64,
     calm_frames: u32,
+    /// The system drawn in its debug colour whatever the debug view (a viewer's selection).
+    highlight: Option<usize>,
 }
 
 impl FogSystems {
@@ -273,6 +275,12 @@ impl FogSystems {
         self.classifier.explain(&index)
     }
 
+    /// Draws system `index` (none: no system) in its debug colour ([`debug_hue`]) as the debug
+    /// view "tint per system" draws every system: a viewer's selected system, found in the frame.
+    pub fn set_highlight(&mut self, index: Option<usize>) {
+        self.highlight = index;
+    }
+
     /// Systems demoted by the brick budget.
     pub fn demoted(&self) -> u32 {
         self.demoted.iter().filter(|&&d| d).count() as u32
@@ -287,7 +295,7 @@ impl FogSystems {
             .enumerate()
             .map(|(i, (s, &w))| {
                 let Some(s) = s else { return bytemuck::Zeroable::zeroed() };
-                if settings.particle_fog_debug.tints() {
+                if settings.particle_fog_debug.tints() || self.highlight == Some(i) {
                     let mut src = fog_source(w, s.tex_mean_alpha, scale, debug_hue(i));
                     src.tint[3] = 1.0;
                     src
