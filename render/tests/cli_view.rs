@@ -52,6 +52,12 @@ fn view(mode: Mode, d: &Path, scene: &Path, script: &str, extra: &[&str]) -> ser
     let report = d.join("report.json");
     cmd.args(["--script", script_path.to_str().expect("utf-8"), "--fps", &FPS.to_string()]);
     cmd.args(["--settings", settings.to_str().expect("utf-8"), "--report", report.to_str().expect("utf-8")]);
+    // A small froxel grid: the froxel fog's cost does not shrink with the frame.
+    for grid in
+        ["RenderVKVolumetricFogGridX=32", "RenderVKVolumetricFogGridY=18", "RenderVKVolumetricFogGridZ=16"]
+    {
+        cmd.args(["--set", grid]);
+    }
     let run = cmd.args(extra).current_dir(d).output().unwrap_or_else(|e| panic!("running {mode:?}: {e}"));
     assert!(
         run.status.success(),
@@ -107,13 +113,14 @@ fn toggle_cross_fades(mode: Mode) {
     let smoke = system(&report, "fog machine");
     let w = weights(&report, smoke);
     assert_eq!(w.len(), 15, "{w:?}");
-    assert!(w[..=2].iter().all(|&x| x == 0.0), "off before the toggle: {w:?}");
+    // Each record is the state after its frame: frame 2, the first with the toggle on, moved one step.
+    assert!(w[..2].iter().all(|&x| x == 0.0) && w[2] > 0.0, "off before the toggle: {w:?}");
     let step = CROSSFADE_PER_S / FPS;
     for pair in w.windows(2) {
         assert!(pair[1] - pair[0] <= step + 1e-4, "no frame jumps more than the fade step: {w:?}");
     }
     let full = w.iter().position(|&x| x >= 1.0).expect("fully fog by the end");
-    let frames = (full - 2) as f32;
+    let frames = (full - 1) as f32;
     assert!((frames / FPS - 1.0 / CROSSFADE_PER_S).abs() <= 0.15, "fade took {frames} frames: {w:?}");
     let (before, after) = (rgba(&d.join("before.png")), rgba(&d.join("after.png")));
     assert_eq!(before.dimensions(), (128, 72));
@@ -136,10 +143,10 @@ fn the_density_slider_moves_the_mean_coverage() {
     let d = dir("density");
     let script = "0 panel off\n0 debug coverage\n2 set RenderVKParticleFogDensity 4.0\n4 close\n";
     let args =
-        ["--size", "96x54", "--warmup", "12", "--screenshot", "1:low.png", "--screenshot", "3:high.png"];
+        ["--size", "96x54", "--warmup", "40", "--screenshot", "1:low.png", "--screenshot", "3:high.png"];
     view(Mode::Offscreen, &d, &fog_machine(), script, &args);
     let (low, high) = (mean_grey16(&d.join("low_coverage.png")), mean_grey16(&d.join("high_coverage.png")));
-    assert!(low > 0.01, "the fog covers something at density 1: {low}");
+    assert!(low > 0.002, "the fog covers something at density 1: {low}");
     assert!(high > low * 1.3, "density 4 covers more: {low} -> {high}");
 }
 
@@ -161,7 +168,7 @@ fn the_brick_bounds_view_draws_brick_edges() {
 /// fog, and closing keeps the override in the file beside settings.xml.
 fn override_turns_one_system_into_billboards(mode: Mode) {
     let d = dir(&format!("override-{mode:?}"));
-    let script = "0 select chimney\n1 override chimney billboards\n13 close\n";
+    let script = "0 select \"chimney smoke\"\n1 override \"chimney smoke\" billboards\n13 close\n";
     let report = view(mode, &d, &fog_machine(), script, &["--size", "96x54", "--warmup", "12"]);
     let (chimney, machine) = (system(&report, "chimney smoke"), system(&report, "fog machine"));
     let (wc, wm) = (weights(&report, chimney), weights(&report, machine));

@@ -7,7 +7,7 @@
 //! 0   set RenderVKParticleFog true       # a setting, as its panel control sets it
 //! 12  toggle RenderVKVolumetricFog        # flips a Boolean setting
 //! 20  debug bounds                        # off|tint|bounds|both|transmittance|coverage
-//! 30  override chimney billboards         # SYSTEM (index, name or id) auto|fog|billboards
+//! 30  override "chimney smoke" billboards # SYSTEM (index, name or id) auto|fog|billboards
 //! 31  select 2                            # highlights a system (the per-system tint)
 //! 40  key W                               # pressed for this frame; key_down / key_up hold it
 //! 41  mouse 100 80                        # the pointer, in pixels
@@ -19,6 +19,8 @@
 //! 70  save                                # writes settings.xml and the overrides file now
 //! 80  close                               # ends the run (settings saved)
 //! ```
+//!
+//! Words are separated by spaces; a word in double quotes may hold spaces (a system's name).
 //!
 //! Keys: W A S D Q E (fly), Space (pause/play), F (follow the scene's camera path), R (reset
 //! view), Tab (panel), Left / Right (scene time -/+ 1 s), Escape (close).
@@ -163,7 +165,8 @@ impl Script {
             if line.is_empty() {
                 continue;
             }
-            let words: Vec<&str> = line.split_whitespace().collect();
+            let words = split_words(line).map_err(|e| format!("line {}: {e}", i + 1))?;
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
             let frame = words[0]
                 .parse::<u32>()
                 .map_err(|_| format!("line {}: {:?} is not a frame number", i + 1, words[0]))?;
@@ -188,6 +191,24 @@ impl Script {
     pub fn closes(&self) -> bool {
         self.events.iter().any(|(_, _, e)| *e == Event::Close)
     }
+}
+
+/// The words of a line: separated by whitespace, a double-quoted word kept whole.
+fn split_words(line: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut rest = line.trim_start();
+    while !rest.is_empty() {
+        let (word, after) = match rest.strip_prefix('"') {
+            Some(quoted) => {
+                let end = quoted.find('"').ok_or("a quote is not closed")?;
+                (&quoted[..end], &quoted[end + 1..])
+            }
+            None => rest.split_at(rest.find(char::is_whitespace).unwrap_or(rest.len())),
+        };
+        words.push(word.to_owned());
+        rest = after.trim_start();
+    }
+    Ok(words)
 }
 
 /// One event from the words after the frame number.
@@ -329,7 +350,7 @@ mod tests {
     fn a_script_reads_in_frame_order_with_comments_skipped() {
         let script = Script::parse(
             "# start\n5 set RenderVKParticleFogDensity 2.0\n\n0 toggle RenderVKParticleFog # on\n\
-             5 override chimney billboards\n9 resize 1 1\n9 close\n",
+             5 override \"chimney smoke\" billboards\n9 resize 1 1\n9 close\n",
         )
         .expect("valid");
         assert_eq!(script.at(0).collect::<Vec<_>>(), [&Event::Toggle("RenderVKParticleFog".into())]);
@@ -337,7 +358,7 @@ mod tests {
             script.at(5).collect::<Vec<_>>(),
             [
                 &Event::Set("RenderVKParticleFogDensity".into(), "2.0".into()),
-                &Event::Override("chimney".into(), Override::Billboards)
+                &Event::Override("chimney smoke".into(), Override::Billboards)
             ]
         );
         assert_eq!(script.at(9).collect::<Vec<_>>(), [&Event::Resize(1, 1), &Event::Close]);
@@ -358,6 +379,7 @@ mod tests {
             ("3 jump\n", "\"jump\" is not an event"),
             ("3 pause now\n", "pause takes 0 argument(s), not 1"),
             ("3\n", "a frame number with no event"),
+            ("3 select \"chimney\n", "line 1: a quote is not closed"),
             ("3 mouse 1 NaN\n", "not a number"),
         ] {
             let e = Script::parse(text).expect_err(text);
