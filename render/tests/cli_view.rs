@@ -12,6 +12,9 @@ const FPS: f32 = 10.0;
 /// full cross-fade in 1 s).
 const CROSSFADE_PER_S: f32 = 1.0;
 
+/// Held by each window run: concurrent `xvfb-run -a` may pick the same free display number.
+static DISPLAY: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Offscreen, or in a window on a virtual display.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Mode {
@@ -58,7 +61,10 @@ fn view(mode: Mode, d: &Path, scene: &Path, script: &str, extra: &[&str]) -> ser
     {
         cmd.args(["--set", grid]);
     }
+    let display =
+        (mode == Mode::Window).then(|| DISPLAY.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
     let run = cmd.args(extra).current_dir(d).output().unwrap_or_else(|e| panic!("running {mode:?}: {e}"));
+    drop(display);
     assert!(
         run.status.success(),
         "{mode:?} run failed:\n{}\n{}",
