@@ -144,40 +144,53 @@ pub fn draw(ui: &mut Ui, view: &PanelView<'_>) -> Vec<Action> {
     actions
 }
 
+/// Settings whose change remakes the brick pool's GPU memory: a drag applies them once, when it
+/// ends, not at every step.
+const ON_RELEASE: &[&str] = &["RenderVKParticleFogBrickBudgetMB", "RenderVKParticleFogVoxelSize"];
+
 /// One setting's control: a checkbox or a slider over its range, its name, and the facts
 /// `settings list` prints.
 fn setting_control(ui: &mut Ui, settings: &Settings, name: &'static str, actions: &mut Vec<Action>) {
     let (Some(desc), Ok(value)) = (settings::find(name), settings.get(name)) else { return };
-    let new = match value {
-        SettingValue::Boolean(mut on) => {
-            ui.checkbox(&mut on, name).changed().then_some(SettingValue::Boolean(on))
-        }
-        SettingValue::F32(mut v) => {
-            let (min, max) = (desc.min.as_f64() as f32, desc.max.as_f64() as f32);
-            let log = min > 0.0 && max / min >= 100.0;
-            ui.label(name);
-            let slider = egui::Slider::new(&mut v, min..=max).logarithmic(log);
-            ui.add(slider).changed().then_some(SettingValue::F32(v))
-        }
-        SettingValue::U32(v) => {
-            let mut wide = i64::from(v);
-            ui.label(name);
-            let range = desc.min.as_f64() as i64..=desc.max.as_f64() as i64;
-            let changed = ui.add(egui::Slider::new(&mut wide, range)).changed();
-            changed.then(|| SettingValue::U32(u32::try_from(wide).unwrap_or(v)))
-        }
-        SettingValue::S32(v) => {
-            let mut wide = i64::from(v);
-            ui.label(name);
-            let range = desc.min.as_f64() as i64..=desc.max.as_f64() as i64;
-            let changed = ui.add(egui::Slider::new(&mut wide, range)).changed();
-            changed.then(|| SettingValue::S32(i32::try_from(wide).unwrap_or(v)))
-        }
+    let new = if let SettingValue::Boolean(mut on) = value {
+        ui.checkbox(&mut on, name).changed().then_some(SettingValue::Boolean(on))
+    } else {
+        ui.label(name);
+        let (min, max) = (desc.min.as_f64(), desc.max.as_f64());
+        let integer = !matches!(value, SettingValue::F32(_));
+        slider(ui, name, value.as_f64(), (min, max), integer).map(|v| match value {
+            SettingValue::U32(_) => SettingValue::U32(v.round().clamp(min, max) as u32),
+            SettingValue::S32(_) => SettingValue::S32(v.round().clamp(min, max) as i32),
+            _ => SettingValue::F32(v as f32),
+        })
     };
     ui.small(RichText::new(facts(desc)).weak());
     if let Some(value) = new {
         actions.push(Action::Set(name, value));
     }
+}
+
+/// A slider for setting `name` at `value` over `min..=max` (logarithmic where the range spans a
+/// factor of 100 or more); returns the new value to apply. For [`ON_RELEASE`] settings the
+/// dragged value is held in egui's memory and returned when the drag ends.
+fn slider(ui: &mut Ui, name: &str, value: f64, (min, max): (f64, f64), integer: bool) -> Option<f64> {
+    let id = egui::Id::new(("view.slider", name));
+    let held = ON_RELEASE.contains(&name);
+    let mut v = if held { ui.data(|d| d.get_temp::<f64>(id)).unwrap_or(value) } else { value };
+    let mut widget = egui::Slider::new(&mut v, min..=max).logarithmic(min > 0.0 && max / min >= 100.0);
+    if integer {
+        widget = widget.integer();
+    }
+    let response = ui.add(widget);
+    if !held {
+        return response.changed().then_some(v);
+    }
+    if response.dragged() {
+        ui.data_mut(|d| d.insert_temp(id, v));
+        return None;
+    }
+    ui.data_mut(|d| d.remove::<f64>(id));
+    (response.changed() || response.drag_stopped()).then_some(v)
 }
 
 /// `(F32, 0..=4, default 1) comment`, as `settings list` words a setting.
@@ -202,6 +215,9 @@ fn debug_view_control(ui: &mut Ui, settings: &Settings, actions: &mut Vec<Action
             }
         }
     });
+    if current.writes_transmittance() || current.writes_coverage() {
+        ui.small("written as an image beside each --screenshot (NAME_transmittance.png, NAME_coverage.png), not shown in the window");
+    }
     if let Some(desc) = settings::find(NAME) {
         ui.small(RichText::new(facts(desc)).weak());
     }

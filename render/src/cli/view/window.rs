@@ -37,6 +37,9 @@ struct Live {
     gpu: Gpu,
     /// The window has no area.
     zero_size: bool,
+    /// The frame whose script events were applied (a redraw that acquires no image leaves the
+    /// frame to the next redraw, which must not apply them again).
+    events_applied: Option<u32>,
     window: Window,
 }
 
@@ -141,15 +144,18 @@ fn open(job: &ViewJob, desc: &GpuDesc, event_loop: &ActiveEventLoop) -> anyhow::
     let mut session = Session::new(&ViewJob { width: w, height: h, ..job.clone() }, &mut gpu)?;
     session.size = (w, h);
     tracing::info!("present mode {:?}", swapchain.present_mode());
-    Ok(Live { swapchain, stale: false, session, gpu, zero_size: false, window })
+    Ok(Live { swapchain, stale: false, session, gpu, zero_size: false, events_applied: None, window })
 }
 
 /// One redraw: the script's events for this frame, then a frame into the swapchain (or, with
 /// no area, a frame not rendered), then its screenshots.
 fn tick(live: &mut Live, job: &ViewJob, script: &Script) -> anyhow::Result<()> {
     let frame = live.session.frame;
-    for event in script.at(frame) {
-        apply(live, event)?;
+    if live.events_applied != Some(frame) {
+        live.events_applied = Some(frame);
+        for event in script.at(frame) {
+            apply(live, event)?;
+        }
     }
     if live.session.closed {
         return Ok(());
