@@ -59,7 +59,10 @@ pub struct Session {
     panel_pass: PanelPass,
     egui: egui::Context,
     input: Vec<egui::Event>,
+    /// The pointer, pixels.
     pointer: egui::Pos2,
+    /// Pixels per egui point (a window's scale factor; 1 offscreen).
+    pub pixels_per_point: f32,
     /// The camera and the scene's clock.
     pub control: CameraControl,
     /// Whether the panel is drawn.
@@ -126,6 +129,7 @@ impl Session {
             egui: egui::Context::default(),
             input: Vec::new(),
             pointer: egui::Pos2::ZERO,
+            pixels_per_point: 1.0,
             control,
             panel_visible: true,
             selected: None,
@@ -203,11 +207,11 @@ impl Session {
         }
     }
 
-    /// The pointer moved: to egui, and to the camera's mouse look.
+    /// The pointer moved to `pos` pixels: to egui (in points), and to the camera's mouse look.
     pub fn pointer_to(&mut self, pos: egui::Pos2) {
         let delta = pos - self.pointer;
         self.pointer = pos;
-        self.input.push(egui::Event::PointerMoved(pos));
+        self.input.push(egui::Event::PointerMoved(self.points(pos)));
         self.control.look((delta.x, delta.y), &self.scene);
     }
 
@@ -215,7 +219,7 @@ impl Session {
     pub fn button(&mut self, button: Button, pressed: bool) {
         match button {
             Button::Left => self.input.push(egui::Event::PointerButton {
-                pos: self.pointer,
+                pos: self.points(self.pointer),
                 button: egui::PointerButton::Primary,
                 pressed,
                 modifiers: egui::Modifiers::NONE,
@@ -236,6 +240,11 @@ impl Session {
         } else {
             self.control.scroll(steps);
         }
+    }
+
+    /// A position in pixels as egui's points.
+    fn points(&self, pos: egui::Pos2) -> egui::Pos2 {
+        (pos.to_vec2() / self.pixels_per_point.max(1e-3)).to_pos2()
     }
 
     fn over_panel(&self) -> bool {
@@ -353,8 +362,16 @@ impl Session {
     /// panel's triangles to its pass.
     fn run_panel(&mut self, gpu: &Gpu) -> anyhow::Result<()> {
         let (w, h) = self.size;
+        let ppp = self.pixels_per_point.max(1e-3);
+        let mut viewports = egui::ViewportIdMap::default();
+        let native = egui::ViewportInfo { native_pixels_per_point: Some(ppp), ..Default::default() };
+        viewports.insert(egui::ViewportId::ROOT, native);
         let input = egui::RawInput {
-            screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(w as f32, h as f32))),
+            screen_rect: Some(egui::Rect::from_min_size(
+                egui::Pos2::ZERO,
+                egui::vec2(w as f32, h as f32) / ppp,
+            )),
+            viewports,
             time: Some(f64::from(self.frame) * f64::from(self.dt_s)),
             predicted_dt: self.dt_s,
             events: std::mem::take(&mut self.input),

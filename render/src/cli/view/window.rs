@@ -1,7 +1,7 @@
 //! The viewer's window (winit): its events become the same [`Event`]s a script gives, each
 //! redraw renders one frame into the swapchain ([`super::swapchain`]), 2 frames in flight. A
 //! resize remakes the swapchain and the renderer's size-dependent targets; a window with no area
-//! (minimised) renders nothing until it has one again.
+//! (minimised) or hidden renders nothing until it shows again.
 
 use raw_window_handle::{HasDisplayHandle as _, HasWindowHandle as _};
 use winit::application::ApplicationHandler;
@@ -37,6 +37,8 @@ struct Live {
     gpu: Gpu,
     /// The window has no area.
     zero_size: bool,
+    /// The window is hidden (minimised, or fully covered, where the window system says so).
+    occluded: bool,
     /// The frame whose script events were applied (a redraw that acquires no image leaves the
     /// frame to the next redraw, which must not apply them again).
     events_applied: Option<u32>,
@@ -72,6 +74,14 @@ impl ApplicationHandler for App<'_> {
             WindowEvent::Resized(size) => {
                 live.zero_size = size.width == 0 || size.height == 0;
                 live.stale = true;
+                Ok(())
+            }
+            WindowEvent::ScaleFactorChanged { scale_factor, .. } => {
+                live.session.pixels_per_point = scale_factor as f32;
+                Ok(())
+            }
+            WindowEvent::Occluded(hidden) => {
+                live.occluded = hidden;
                 Ok(())
             }
             WindowEvent::RedrawRequested => tick(live, self.job, self.script),
@@ -143,8 +153,18 @@ fn open(job: &ViewJob, desc: &GpuDesc, event_loop: &ActiveEventLoop) -> anyhow::
     let (w, h) = (swapchain.extent.width.max(1), swapchain.extent.height.max(1));
     let mut session = Session::new(&ViewJob { width: w, height: h, ..job.clone() }, &mut gpu)?;
     session.size = (w, h);
+    session.pixels_per_point = window.scale_factor() as f32;
     tracing::info!("present mode {:?}", swapchain.present_mode());
-    Ok(Live { swapchain, stale: false, session, gpu, zero_size: false, events_applied: None, window })
+    Ok(Live {
+        swapchain,
+        stale: false,
+        session,
+        gpu,
+        zero_size: false,
+        occluded: false,
+        events_applied: None,
+        window,
+    })
 }
 
 /// One redraw: the script's events for this frame, then a frame into the swapchain (or, with
@@ -169,7 +189,7 @@ fn tick(live: &mut Live, job: &ViewJob, script: &Script) -> anyhow::Result<()> {
         }
         live.stale = false;
     }
-    let no_area = live.zero_size || live.swapchain.extent.width == 0;
+    let no_area = live.zero_size || live.occluded || live.swapchain.extent.width == 0;
     if no_area || live.session.minimised {
         let skipped = live.session.minimised;
         live.session.minimised = true;
