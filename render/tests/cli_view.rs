@@ -89,6 +89,15 @@ fn system(report: &serde_json::Value, name: &str) -> usize {
     report["systems"].as_array().expect("systems").iter().position(|s| s["name"] == name).expect(name)
 }
 
+/// Setting `name` in `d/settings.xml`, as `settings get` prints it.
+fn setting(d: &Path, name: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_particle-fog"))
+        .args(["settings", "--file", d.join("settings.xml").to_str().expect("utf-8"), "get", name])
+        .output()
+        .expect("settings get");
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
 fn rgba(path: &Path) -> image::RgbaImage {
     image::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())).to_rgba8()
 }
@@ -107,11 +116,14 @@ fn mean_grey16(path: &Path) -> f64 {
     img.pixels().map(|p| f64::from(p.0[0]) / 65535.0).sum::<f64>() / img.pixels().len() as f64
 }
 
-/// The toggle switched on in the panel's model: the frame changes, and every converting system's
-/// weight rises from 0 to 1 in steps of at most dt x CROSSFADE_PER_S, over the documented 1 s.
+/// The panel's RenderVKParticleFog box clicked (the panel shown for the click, hidden for the
+/// pictures): the frame changes, every converting system's weight rises from 0 to 1 in steps of
+/// at most dt x CROSSFADE_PER_S over the documented 1 s, the panel's pass is timed, and closing
+/// saves the toggle.
 fn toggle_cross_fades(mode: Mode) {
     let d = dir(&format!("toggle-{mode:?}"));
-    let script = "0 panel off\n2 toggle RenderVKParticleFog\n15 close\n";
+    // At 128 pixels wide the panel fills the frame: the box is its first row's.
+    let script = "0 panel off\n1 panel on\n2 click 15 35\n3 panel off\n15 close\n";
     let shots = ["--screenshot", "1:before.png", "--screenshot", "14:after.png"];
     let mut args = vec!["--size", "128x72", "--warmup", "4", "--set", "RenderVKParticleFog=false"];
     args.extend(shots);
@@ -132,6 +144,10 @@ fn toggle_cross_fades(mode: Mode) {
     assert_eq!(before.dimensions(), (128, 72));
     let changed = changed_pixels(&before, &after, 4);
     assert!(changed > 128 * 72 / 20, "the fog changed only {changed} pixels");
+    let passes = report["passes"].as_array().expect("passes");
+    let panel = passes.iter().find(|p| p["pass"] == "view.panel").expect("view.panel timed");
+    assert_eq!(panel["frames"], 2, "drawn in the two frames the panel was shown: {panel}");
+    assert_eq!(setting(&d, "RenderVKParticleFog"), "true", "the click is saved on close");
 }
 
 #[test]
@@ -223,15 +239,8 @@ fn closing_saves_the_changed_settings_and_keeps_foreign_keys() {
     assert_eq!(report["frames"].as_array().expect("frames").len(), 2, "closed at frame 2");
     let saved = std::fs::read_to_string(d.join("settings.xml")).expect("saved");
     assert!(saved.contains("RenderFarClip") && saved.contains("300"), "foreign key kept: {saved}");
-    let get = |name: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_particle-fog"))
-            .args(["settings", "--file", d.join("settings.xml").to_str().expect("utf-8"), "get", name])
-            .output()
-            .expect("settings get");
-        String::from_utf8_lossy(&out.stdout).trim().to_owned()
-    };
-    assert_eq!(get("RenderVKParticleFogDensity"), "2.5");
-    assert_eq!(get("RenderVKVolumetricFog"), "false");
+    assert_eq!(setting(&d, "RenderVKParticleFogDensity"), "2.5");
+    assert_eq!(setting(&d, "RenderVKVolumetricFog"), "false");
 }
 
 #[test]
