@@ -211,53 +211,81 @@ fn split_words(line: &str) -> Result<Vec<String>, String> {
     Ok(words)
 }
 
+/// Each event's name and the number of words after it.
+const ARITY: &[(&str, usize)] = &[
+    ("set", 2),
+    ("toggle", 1),
+    ("debug", 1),
+    ("override", 2),
+    ("select", 1),
+    ("key", 1),
+    ("key_down", 1),
+    ("key_up", 1),
+    ("mouse", 2),
+    ("click", 2),
+    ("button_down", 1),
+    ("button_up", 1),
+    ("scroll", 1),
+    ("resize", 2),
+    ("panel", 1),
+    ("follow", 1),
+    ("time", 1),
+    ("minimise", 0),
+    ("minimize", 0),
+    ("restore", 0),
+    ("pause", 0),
+    ("play", 0),
+    ("reset_view", 0),
+    ("save", 0),
+    ("close", 0),
+];
+
 /// One event from the words after the frame number.
 fn parse_event(words: &[&str]) -> Result<Event, String> {
     let (&command, args) = words.split_first().ok_or("a frame number with no event")?;
-    let arity = |n: usize| {
-        if args.len() == n {
-            Ok(())
-        } else {
-            Err(format!("{command} takes {n} argument(s), not {}", args.len()))
+    let (_, n) = ARITY
+        .iter()
+        .find(|(name, _)| *name == command)
+        .ok_or(format!("{command:?} is not an event (see `particle-fog view --help`)"))?;
+    if args.len() != *n {
+        return Err(format!("{command} takes {n} argument(s), not {}", args.len()));
+    }
+    match command {
+        "set" | "toggle" | "debug" | "override" | "select" => setting_event(command, args),
+        "key" | "key_down" | "key_up" | "mouse" | "click" | "button_down" | "button_up" | "scroll" => {
+            input_event(command, args)
         }
-    };
-    let number =
-        |s: &str| s.parse::<f32>().ok().filter(|v| v.is_finite()).ok_or(format!("{s:?} is not a number"));
-    let on_off = |s: &str| match s {
-        "on" | "true" => Ok(true),
-        "off" | "false" => Ok(false),
-        _ => Err(format!("{s:?}: expected on or off")),
-    };
+        _ => view_event(command, args),
+    }
+}
+
+/// A setting, the debug view, or a system's override or selection.
+fn setting_event(command: &str, args: &[&str]) -> Result<Event, String> {
+    let defaults = settings::Settings::default();
     Ok(match command {
         "set" => {
-            arity(2)?;
-            settings::Settings::default().set_text(args[0], args[1]).map_err(|e| e.to_string())?;
+            defaults.clone().set_text(args[0], args[1]).map_err(|e| e.to_string())?;
             Event::Set(args[0].to_owned(), args[1].to_owned())
         }
-        "toggle" => {
-            arity(1)?;
-            match settings::Settings::default().get(args[0]).map_err(|e| e.to_string())? {
-                settings::SettingValue::Boolean(_) => Event::Toggle(args[0].to_owned()),
-                _ => return Err(format!("{} is not a Boolean setting", args[0])),
-            }
-        }
+        "toggle" => match defaults.get(args[0]).map_err(|e| e.to_string())? {
+            settings::SettingValue::Boolean(_) => Event::Toggle(args[0].to_owned()),
+            _ => return Err(format!("{} is not a Boolean setting", args[0])),
+        },
         "debug" => {
-            arity(1)?;
             Event::Debug(debug_view(args[0]).ok_or(format!(
                 "{:?}: expected off, tint, bounds, both, transmittance or coverage",
                 args[0]
             ))?)
         }
-        "override" => {
-            arity(2)?;
-            Event::Override(args[0].to_owned(), parse_override(args[1])?)
-        }
-        "select" => {
-            arity(1)?;
-            Event::Select(args[0].to_owned())
-        }
+        "override" => Event::Override(args[0].to_owned(), parse_override(args[1])?),
+        _ => Event::Select(args[0].to_owned()),
+    })
+}
+
+/// A key, the pointer, a button or the wheel.
+fn input_event(command: &str, args: &[&str]) -> Result<Event, String> {
+    Ok(match command {
         "key" | "key_down" | "key_up" => {
-            arity(1)?;
             let key = Key::parse(args[0]).ok_or(format!("{:?} is not a key the viewer uses", args[0]))?;
             let down = match command {
                 "key_down" => Some(true),
@@ -266,17 +294,10 @@ fn parse_event(words: &[&str]) -> Result<Event, String> {
             };
             Event::Key(key, down)
         }
-        "mouse" | "click" => {
-            arity(2)?;
-            let (x, y) = (number(args[0])?, number(args[1])?);
-            if command == "mouse" {
-                Event::Mouse(x, y)
-            } else {
-                Event::Click(x, y)
-            }
-        }
-        "button_down" | "button_up" => {
-            arity(1)?;
+        "mouse" => Event::Mouse(number(args[0])?, number(args[1])?),
+        "click" => Event::Click(number(args[0])?, number(args[1])?),
+        "scroll" => Event::Scroll(number(args[0])?),
+        _ => {
             let button = match args[0] {
                 "left" => Button::Left,
                 "right" => Button::Right,
@@ -284,41 +305,37 @@ fn parse_event(words: &[&str]) -> Result<Event, String> {
             };
             Event::Button(button, command == "button_down")
         }
-        "scroll" => {
-            arity(1)?;
-            Event::Scroll(number(args[0])?)
-        }
+    })
+}
+
+/// The window, the panel, the clock and the camera, saving and closing.
+fn view_event(command: &str, args: &[&str]) -> Result<Event, String> {
+    let on_off = |s: &str| match s {
+        "on" | "true" => Ok(true),
+        "off" | "false" => Ok(false),
+        _ => Err(format!("{s:?}: expected on or off")),
+    };
+    Ok(match command {
         "resize" => {
-            arity(2)?;
             let size = super::super::render::parse_size(&format!("{}x{}", args[0], args[1]))?;
             Event::Resize(size.0, size.1)
         }
-        "panel" => {
-            arity(1)?;
-            Event::Panel(on_off(args[0])?)
-        }
-        "follow" => {
-            arity(1)?;
-            Event::Follow(on_off(args[0])?)
-        }
-        "time" => {
-            arity(1)?;
-            Event::Time(number(args[0])?.max(0.0))
-        }
-        _ => {
-            arity(0)?;
-            match command {
-                "minimise" | "minimize" => Event::Minimise,
-                "restore" => Event::Restore,
-                "pause" => Event::Pause,
-                "play" => Event::Play,
-                "reset_view" => Event::ResetView,
-                "save" => Event::Save,
-                "close" => Event::Close,
-                other => return Err(format!("{other:?} is not an event (see `particle-fog view --help`)")),
-            }
-        }
+        "panel" => Event::Panel(on_off(args[0])?),
+        "follow" => Event::Follow(on_off(args[0])?),
+        "time" => Event::Time(number(args[0])?.max(0.0)),
+        "minimise" | "minimize" => Event::Minimise,
+        "restore" => Event::Restore,
+        "pause" => Event::Pause,
+        "play" => Event::Play,
+        "reset_view" => Event::ResetView,
+        "save" => Event::Save,
+        _ => Event::Close,
     })
+}
+
+/// A finite number.
+fn number(text: &str) -> Result<f32, String> {
+    text.parse::<f32>().ok().filter(|v| v.is_finite()).ok_or(format!("{text:?} is not a number"))
 }
 
 /// The debug view named `text`.

@@ -28,6 +28,10 @@ use crate::Gpu;
 /// Frames of the fog's temporal passes at the end of the warm-up (as `render` warms up).
 const FOG_WARMUP_FRAMES: u32 = crate::cli::render::FOG_WARMUP_FRAMES;
 
+/// Frames whose GPU timings the profiler keeps: the timing table a long session prints when it
+/// closes covers at most the last this many frames (the history stays bounded).
+const TIMED_FRAMES_KEPT: u32 = 18_000;
+
 /// One system's state in one frame, for the run's report.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct FrameRecord {
@@ -70,6 +74,8 @@ pub struct Session {
     selected: Option<usize>,
     /// Events naming systems before the first frame made them, applied after it.
     waiting: Vec<Event>,
+    /// A frame was rendered (the scene's systems exist from then on, if it has any).
+    rendered_once: bool,
     /// Frame, CPU and GPU times and the fog's counts.
     pub stats: Stats,
     status: String,
@@ -134,6 +140,7 @@ impl Session {
             panel_visible: true,
             selected: None,
             waiting: Vec::new(),
+            rendered_once: false,
             stats: Stats::default(),
             size: (job.width, job.height),
             minimised: false,
@@ -255,6 +262,7 @@ impl Session {
     /// frame has made the systems.
     fn apply_to_system(&mut self, event: &Event) -> anyhow::Result<()> {
         let Some(sp) = self.renderer.particles.as_mut() else {
+            anyhow::ensure!(!self.rendered_once, "the scene has no particle systems to select or override");
             self.waiting.push(event.clone());
             return Ok(());
         };
@@ -309,6 +317,7 @@ impl Session {
         let rendered = !self.minimised;
         if rendered {
             self.render(gpu, sync, present)?;
+            self.rendered_once = true;
             for event in std::mem::take(&mut self.waiting) {
                 self.apply(&event)?;
             }
@@ -329,6 +338,9 @@ impl Session {
         present: impl FnOnce(&mut Recorder<'_>, &Image) -> crate::Result<()>,
     ) -> anyhow::Result<()> {
         let (started, waited) = (Instant::now(), gpu.waited());
+        if self.frame > 0 && self.frame % TIMED_FRAMES_KEPT == 0 {
+            gpu.profiler.clear();
+        }
         if self.panel_visible {
             self.run_panel(gpu)?;
         } else {
