@@ -338,7 +338,7 @@ impl Session {
         present: impl FnOnce(&mut Recorder<'_>, &Image) -> crate::Result<()>,
     ) -> anyhow::Result<()> {
         let (started, waited) = (Instant::now(), gpu.waited());
-        if self.frame > 0 && self.frame % TIMED_FRAMES_KEPT == 0 {
+        if self.frame > 0 && self.frame.is_multiple_of(TIMED_FRAMES_KEPT) {
             gpu.profiler.clear();
         }
         if self.panel_visible {
