@@ -580,6 +580,22 @@ mod tests {
     }
 
     #[test]
+    fn a_highlighted_system_alone_takes_its_debug_hue() {
+        let scene = two_systems();
+        let mut fs = FogSystems::for_scene(&scene);
+        let positions: Vec<Vec3> = scene.particles.iter().map(|p| p.position_at(0.0)).collect();
+        let s = settings();
+        fs.update(&s, scene.camera.position, &positions, DT, BrickPressure::default());
+        let tinted = |fs: &FogSystems| fs.gpu_sources(&s).iter().map(|g| g.tint[3]).collect::<Vec<f32>>();
+        assert_eq!(tinted(&fs), [0.0, 0.0], "no debug view, nothing selected");
+        fs.set_highlight(Some(1));
+        assert_eq!(tinted(&fs), [0.0, 1.0]);
+        assert_eq!(fs.gpu_sources(&s)[1].tint[..3], debug_hue(1));
+        fs.set_highlight(None);
+        assert_eq!(tinted(&fs), [0.0, 0.0]);
+    }
+
+    #[test]
     fn debug_hues_are_saturated_and_distinct() {
         let hues: Vec<[f32; 3]> = (0..8).map(debug_hue).collect();
         for (i, a) in hues.iter().enumerate() {
