@@ -60,6 +60,53 @@ enum SettingsAction {
     },
 }
 
+/// `particle-fog view` options.
+#[derive(clap::Args, Debug)]
+struct ViewArgs {
+    /// The scene file (TOML, a regular file of at most 4 MiB; see scenes/README.md).
+    scene: PathBuf,
+    /// The window's size when it opens (or the images' with --offscreen), WIDTHxHEIGHT, each
+    /// 1..=16384.
+    #[arg(long, default_value = "1280x720", value_parser = cli::render::parse_size)]
+    size: (u32, u32),
+    /// Render into images instead of a window (no display needed): the same frames, panel and
+    /// scripted input; --frames or the script's last frame ends the run.
+    #[arg(long)]
+    offscreen: bool,
+    /// Timed input events, one per line: `FRAME EVENT ARGS` (set NAME VALUE, toggle NAME, debug
+    /// VIEW, override SYSTEM auto|fog|billboards, select SYSTEM, key K, key_down K, key_up K,
+    /// mouse X Y, button_down|button_up left|right, click X Y, scroll STEPS, resize W H,
+    /// minimise, restore, panel on|off, pause, play, time S, follow on|off, reset_view, save,
+    /// close); a malformed line is refused naming it.
+    #[arg(long, value_name = "FILE")]
+    script: Option<PathBuf>,
+    /// Save frame FRAME as a PNG at PATH (the image presented, panel included; with the debug
+    /// view 4 or 5 its transmittance or coverage beside it); repeatable.
+    #[arg(long = "screenshot", value_name = "FRAME:PATH", value_parser = cli::view::parse_screenshot)]
+    screenshots: Vec<(u32, PathBuf)>,
+    /// Frames to run, then close (offscreen default: the script's last frame + 1).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    frames: Option<u32>,
+    /// Present as fast as the GPU renders (MAILBOX, else IMMEDIATE, where offered) instead of
+    /// waiting for the display's refresh (FIFO).
+    #[arg(long)]
+    unthrottled: bool,
+    /// Frames of particle simulation before the first frame (the last 20 also converge the fog).
+    #[arg(long, default_value_t = cli::render::DEFAULT_WARMUP, value_parser = clap::value_parser!(u32).range(0..=100_000))]
+    warmup: u32,
+    /// Simulated frames per second (each frame steps the scene 1/FPS seconds): above 0, at most 1000.
+    #[arg(long, default_value_t = 60.0, value_parser = parse_fps)]
+    fps: f32,
+    /// Write the run's report here as JSON: each frame's system weights, the systems' verdicts
+    /// and overrides, per-pass GPU times.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+    #[command(flatten)]
+    settings: SettingsArgs,
+    #[command(flatten)]
+    gpu: GpuArgs,
+}
+
 /// `particle-fog render` options.
 #[derive(clap::Args, Debug)]
 struct RenderArgs {
@@ -257,6 +304,9 @@ enum Command {
     /// Measure the particle fog against the billboards it replaces: each scene and size with
     /// RenderVKParticleFog off and on, per-pass GPU medians, totals, CPU work, bricks; sweeps.
     Bench(BenchArgs),
+    /// Open the live viewer: the scene in a window (or --offscreen, into images) with the
+    /// graphics-preferences panel, stats, the particle systems' verdicts and a fly camera.
+    View(ViewArgs),
     /// Read and change viewer settings in a settings.xml (LLSD), keeping every other key.
     Settings {
         /// The settings file: a regular file of at most 16 MiB (symbolic links are followed).
@@ -325,6 +375,7 @@ fn run(args: Args) -> anyhow::Result<Outcome> {
         },
         Command::Render(a) => Outcome::text(run_render(a)?),
         Command::Bench(a) => Outcome::text(run_bench(a)?),
+        Command::View(a) => Outcome::text(run_view(a)?),
         Command::Devices { json, gpu } => {
             let devices = cli::devices::list(gpu.validation, gpu.device.as_ref())?;
             Outcome::text(if json {
@@ -386,11 +437,36 @@ fn run_classify(a: ClassifyArgs) -> anyhow::Result<String> {
     cli::classify::run(&source, a.texture_dir.as_deref(), policy, &s, &overrides, a.json)
 }
 
+fn run_view(a: ViewArgs) -> anyhow::Result<String> {
+    let desc = render::GpuDesc {
+        validation: a.gpu.validation,
+        device: a.gpu.device.unwrap_or_default(),
+        ..render::GpuDesc::default()
+    };
+    let job = cli::view::ViewJob {
+        scene: a.scene,
+        width: a.size.0,
+        height: a.size.1,
+        fps: a.fps,
+        warmup: a.warmup,
+        settings_file: a.settings.file.unwrap_or_else(|| cli::settings::DEFAULT_FILE.into()),
+        overrides: a.settings.overrides,
+        script: a.script,
+        screenshots: a.screenshots,
+        offscreen: a.offscreen,
+        frames: a.frames,
+        unthrottled: a.unthrottled,
+        report: a.report,
+    };
+    cli::view::run(&job, &desc)
+}
+
 fn run_bench(a: BenchArgs) -> anyhow::Result<String> {
     let desc = render::GpuDesc {
         validation: a.gpu.validation,
         device: a.gpu.device.unwrap_or_default(),
         frames_in_flight: a.frames_in_flight,
+        ..render::GpuDesc::default()
     };
     let scenes = if a.scenes.is_empty() {
         cli::bench::SHOWCASE_SCENES.iter().map(PathBuf::from).collect()
@@ -419,6 +495,7 @@ fn run_render(a: RenderArgs) -> anyhow::Result<String> {
         validation: a.gpu.validation,
         device: a.gpu.device.unwrap_or_default(),
         frames_in_flight: a.frames_in_flight,
+        ..render::GpuDesc::default()
     };
     let job = cli::render::RenderJob {
         scene: a.scene,

@@ -19,7 +19,7 @@ pub fn validated_desc() -> GpuDesc {
         .ok()
         .and_then(|s| s.parse::<DeviceSelector>().ok())
         .unwrap_or_default();
-    GpuDesc { validation: true, device, frames_in_flight: 0 }
+    GpuDesc { validation: true, device, ..GpuDesc::default() }
 }
 
 /// Creates a validated device ([`validated_desc`]).

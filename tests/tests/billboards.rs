@@ -479,7 +479,7 @@ fn render_particles_only_draws_the_particles_on_black() {
         .ok()
         .and_then(|s| s.parse::<render::DeviceSelector>().ok())
         .unwrap_or_default();
-    let desc = render::GpuDesc { validation: true, device, frames_in_flight: 0 };
+    let desc = render::GpuDesc { validation: true, device, ..render::GpuDesc::default() };
     let count_black =
         |particles_only: bool, [warmup, frames]: [u32; 2], name: &str| -> anyhow::Result<(usize, usize)> {
             let out = temp_dir(name);

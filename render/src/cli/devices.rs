@@ -12,7 +12,7 @@ use crate::vk::instance::Instance;
 /// it names (an index past the end, or a name nothing contains, is an error listing the devices).
 pub fn list(validation: bool, selector: Option<&DeviceSelector>) -> Result<Vec<DeviceInfo>> {
     let canary = Canary::default();
-    let mut instance = Instance::new(validation, &canary)?;
+    let mut instance = Instance::new(validation, &[], &canary)?;
     let devices = device::enumerate(&instance.raw);
     // SAFETY: nothing was created from the instance besides the messenger, which `destroy` removes.
     unsafe { instance.destroy() };

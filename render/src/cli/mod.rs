@@ -16,3 +16,4 @@ pub mod render;
 pub mod settings;
 pub mod showcase;
 pub mod texstats;
+pub mod view;

@@ -315,7 +315,7 @@ fn settings_warning(settings: &settings::Settings, particles_only: bool) -> Opti
 /// Writes the last rendered frame to `path` (PNG) and, for `RenderVKParticleFogDebug` 4 or 5, the
 /// particle fog's transmittance or every particle system's coverage beside it
 /// (`<frame>_transmittance.png`, `<frame>_coverage.png`; 16-bit linear greyscale).
-fn write_frame(
+pub(crate) fn write_frame(
     gpu: &mut Gpu,
     renderer: &HostRenderer,
     settings: &settings::Settings,

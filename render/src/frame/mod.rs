@@ -42,7 +42,7 @@ use crate::passes::shadow::ShadowPass;
 use crate::passes::tonemap::{Bloom, TonemapPass};
 use crate::scene::{Camera as SceneCamera, Scene};
 use crate::view::{sun_shadow_distance_m, CameraView, CASCADES};
-use crate::vk::context::Gpu;
+use crate::vk::context::{FrameSync, Gpu};
 use crate::vk::graphics::Attachment;
 use crate::vk::recorder::Recorder;
 use crate::vk::resource::{Buffer, BufferDesc, Image, ImageDesc, MemoryLocation};
@@ -123,6 +123,9 @@ pub struct HostRenderer {
     frame_buf: Buffer,
     /// The render targets.
     pub targets: Targets,
+    /// Replaces the scene's camera (a viewer's fly camera); `None`: the scene's camera at the
+    /// frame's time ([`Scene::camera_at`]).
+    pub camera: Option<SceneCamera>,
     /// CPU time the last [`HostRenderer::render`] spent on the particle systems (sources,
     /// classification and cross-fades, emitter constants, the fog's sources and bricks' set-up):
     /// the per-system CPU work of a frame, which must not grow with the particles.
@@ -153,6 +156,7 @@ impl HostRenderer {
                 location: MemoryLocation::Staged,
             })?,
             targets: Targets::new(gpu, width, height)?,
+            camera: None,
             systems_cpu: std::time::Duration::ZERO,
             frame_index: 0,
         })
@@ -196,6 +200,35 @@ impl HostRenderer {
         settings: &Settings,
         time_s: f32,
     ) -> Result<()> {
+        self.render_then(gpu, world, (scene, settings, time_s), &FrameSync::default(), |_, _| Ok(()))
+    }
+
+    /// Remakes the size-dependent passes and targets at `width` x `height`; the particles (their
+    /// simulation and classification) and the particle fog's bricks are kept, the froxel fog is
+    /// remade on the next frame. Waits for the frames in flight first.
+    pub fn resize(&mut self, gpu: &mut Gpu, width: u32, height: u32) -> Result<()> {
+        gpu.wait_frames()?;
+        self.opaque = OpaquePass::new(gpu, width, height)?;
+        self.glow = GlowPass::new(gpu, width, height)?;
+        self.particle_passes = ParticlePasses::new(gpu, width, height)?;
+        let bricks = self.fog.bricks.take();
+        self.fog = FrameFog::new(gpu, width, height)?;
+        self.fog.bricks = bricks;
+        self.targets = Targets::new(gpu, width, height)?;
+        Ok(())
+    }
+
+    /// [`HostRenderer::render`], with `after` recording more passes into the same submission once
+    /// the frame is in the targets (a viewer's panel over the LDR image, its copy to a window),
+    /// and the submission waiting on and signalling `sync`'s semaphores.
+    pub fn render_then(
+        &mut self,
+        gpu: &mut Gpu,
+        world: &mut World,
+        (scene, settings, time_s): (&Scene, &Settings, f32),
+        sync: &FrameSync<'_>,
+        after: impl FnOnce(&mut Recorder<'_>, &Targets) -> Result<()>,
+    ) -> Result<()> {
         let (cam, view) = self.begin_frame(world, scene, settings, time_s);
         self.prepare_froxel(gpu, scene, settings, &view)?;
         let (started, waited) = (std::time::Instant::now(), gpu.waited());
@@ -203,7 +236,7 @@ impl HostRenderer {
         // An upload inside may wait for the GPU: like the frame's CPU, the systems' excludes it.
         self.systems_cpu = started.elapsed().saturating_sub(gpu.waited() - waited);
         let background = scene.ambient.sky.extend(1.0).to_array();
-        gpu.submit_frame(|rec| {
+        gpu.submit_frame_synced(sync, |rec| {
             self.record_host(rec, world, background)?;
             self.record_simulation(rec, particles_on);
             let lit = (world.light_inputs(&self.frame_buf), &self.samplers);
@@ -215,7 +248,8 @@ impl HostRenderer {
             }
             self.record_particles(rec, world, &view, particles_on)?;
             self.record_post(rec, cam.exposure, particles_on);
-            self.record_hud(rec, world, &view, particles_on)
+            self.record_hud(rec, world, &view, particles_on)?;
+            after(rec, &self.targets)
         })?;
         world.shadows_drawn();
         if let Some(pf) = self.fog.bricks.as_mut().filter(|_| particles_on) {
@@ -353,7 +387,7 @@ impl HostRenderer {
         time_s: f32,
     ) -> (SceneCamera, CameraView) {
         let (w, h) = (self.targets.ldr.extent.width, self.targets.ldr.extent.height);
-        let cam = scene.camera_at(time_s);
+        let cam = self.camera.unwrap_or_else(|| scene.camera_at(time_s));
         let view = CameraView::new(cam.position, cam.target, cam.fov_y_deg, w as f32 / h as f32);
         let to_sun = scene.sun.direction.try_normalize().unwrap_or(Vec3::Z);
         let fog_range = (settings.volumetric_fog && !self.particles_only).then_some(settings.froxel_range_m);

@@ -71,6 +71,8 @@ pub struct FogSystems {
     settings: Option<Settings>,
     settings_version: u64,
     calm_frames: u32,
+    /// The system drawn in its debug colour whatever the debug view (a viewer's selection).
+    highlight: Option<usize>,
 }
 
 impl FogSystems {
@@ -273,6 +275,12 @@ impl FogSystems {
         self.classifier.explain(&index)
     }
 
+    /// Draws system `index` (none: no system) in its debug colour ([`debug_hue`]) as the debug
+    /// view "tint per system" draws every system: a viewer's selected system, found in the frame.
+    pub fn set_highlight(&mut self, index: Option<usize>) {
+        self.highlight = index;
+    }
+
     /// Systems demoted by the brick budget.
     pub fn demoted(&self) -> u32 {
         self.demoted.iter().filter(|&&d| d).count() as u32
@@ -287,7 +295,7 @@ impl FogSystems {
             .enumerate()
             .map(|(i, (s, &w))| {
                 let Some(s) = s else { return bytemuck::Zeroable::zeroed() };
-                if settings.particle_fog_debug.tints() {
+                if settings.particle_fog_debug.tints() || self.highlight == Some(i) {
                     let mut src = fog_source(w, s.tex_mean_alpha, scale, debug_hue(i));
                     src.tint[3] = 1.0;
                     src
@@ -569,6 +577,22 @@ mod tests {
         assert_eq!(fs.override_of(3), Override::Auto);
         fs.update(&s, camera, &positions, DT, BrickPressure::default());
         assert!(fs.weight(3) <= CROSSFADE_PER_S * DT + 1e-6, "and fades it in from 0: {}", fs.weight(3));
+    }
+
+    #[test]
+    fn a_highlighted_system_alone_takes_its_debug_hue() {
+        let scene = two_systems();
+        let mut fs = FogSystems::for_scene(&scene);
+        let positions: Vec<Vec3> = scene.particles.iter().map(|p| p.position_at(0.0)).collect();
+        let s = settings();
+        fs.update(&s, scene.camera.position, &positions, DT, BrickPressure::default());
+        let tinted = |fs: &FogSystems| fs.gpu_sources(&s).iter().map(|g| g.tint[3]).collect::<Vec<f32>>();
+        assert_eq!(tinted(&fs), [0.0, 0.0], "no debug view, nothing selected");
+        fs.set_highlight(Some(1));
+        assert_eq!(tinted(&fs), [0.0, 1.0]);
+        assert_eq!(fs.gpu_sources(&s)[1].tint[..3], debug_hue(1));
+        fs.set_highlight(None);
+        assert_eq!(tinted(&fs), [0.0, 0.0]);
     }
 
     #[test]

@@ -39,6 +39,22 @@ pub struct GpuDesc {
     /// Frames this `Gpu` keeps in flight with [`Gpu::submit_frame`] (0 to
     /// [`MAX_FRAMES_IN_FLIGHT`]; 0: every frame is submitted and waited for).
     pub frames_in_flight: u32,
+    /// Instance extensions enabled besides the renderer's own, e.g. the surface extensions a
+    /// window needs (`ash_window::enumerate_required_extensions`).
+    pub instance_extensions: Vec<&'static std::ffi::CStr>,
+    /// Device extensions enabled besides the renderer's own, e.g. `VK_KHR_swapchain` for a
+    /// window; a device without one of them is not selected.
+    pub device_extensions: Vec<&'static std::ffi::CStr>,
+}
+
+/// Semaphores a frame's submission waits on (each at its stage) and signals: a window's acquired
+/// image and its presentation ([`Gpu::submit_frame_synced`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FrameSync<'a> {
+    /// Waited on before the stages given.
+    pub wait: &'a [(vk::Semaphore, vk::PipelineStageFlags)],
+    /// Signalled when the submission completes.
+    pub signal: &'a [vk::Semaphore],
 }
 
 /// State shared by the context and every resource created from it.
@@ -216,16 +232,17 @@ impl Gpu {
     /// Opens the loader, creates the instance (validation as asked), selects and creates the device.
     pub fn new(desc: &GpuDesc) -> Result<Gpu> {
         let canary = Arc::new(Canary::default());
-        let instance = Instance::new(desc.validation, &canary)?;
+        let instance = Instance::new(desc.validation, &desc.instance_extensions, &canary)?;
         let devices = device::enumerate(&instance.raw)?;
         let info = device::select(&devices, &desc.device)?;
+        device::check_extensions(&instance.raw, &info, &desc.device_extensions)?;
         if desc.frames_in_flight > MAX_FRAMES_IN_FLIGHT {
             return Err(RenderError::BadInput(format!(
                 "frames in flight must be 0 to {MAX_FRAMES_IN_FLIGHT}, not {}",
                 desc.frames_in_flight
             )));
         }
-        let (device, queue, queue_family) = device::create(&instance.raw, &info)?;
+        let (device, queue, queue_family) = device::create(&instance.raw, &info, &desc.device_extensions)?;
         let slots = desc.frames_in_flight as usize;
         let mut gpu = Gpu::assemble(instance, (device, queue, queue_family), info, canary, slots)?;
         if slots > 0 {
@@ -358,7 +375,35 @@ impl Gpu {
     /// frame while the GPU runs this one. Without frames in flight (or on a host's device, whose
     /// host submits), the same as [`Gpu::submit`].
     pub fn submit_frame<T>(&mut self, record: impl FnOnce(&mut Recorder) -> Result<T>) -> Result<T> {
-        let Some(slot) = self.own.as_ref().map(|o| o.next) else { return self.submit(record) };
+        self.submit_frame_synced(&FrameSync::default(), record)
+    }
+
+    /// Waits for the frame slot the next [`Gpu::submit_frame`] records into (its previous frame
+    /// reported completed), so that what that frame will use (a window's acquire semaphore) is
+    /// free; nothing without frames in flight of this `Gpu`'s own.
+    pub fn wait_next_frame_slot(&mut self) -> Result<()> {
+        match self.own.as_ref().map(|o| o.next) {
+            Some(slot) => self.wait_own_slot(slot),
+            None => Ok(()),
+        }
+    }
+
+    /// [`Gpu::submit_frame`] whose submission waits on and signals `sync`'s semaphores (a
+    /// window's image acquired, and its presentation). Refused without frames in flight of this
+    /// `Gpu`'s own when `sync` names any semaphore.
+    pub fn submit_frame_synced<T>(
+        &mut self,
+        sync: &FrameSync<'_>,
+        record: impl FnOnce(&mut Recorder) -> Result<T>,
+    ) -> Result<T> {
+        let Some(slot) = self.own.as_ref().map(|o| o.next) else {
+            if !sync.wait.is_empty() || !sync.signal.is_empty() {
+                return Err(RenderError::BadInput(
+                    "semaphores need frames in flight (GpuDesc::frames_in_flight)".to_owned(),
+                ));
+            }
+            return self.submit(record);
+        };
         self.wait_own_slot(slot)?;
         let (cmd, fence) = self.own.as_ref().map(|o| (o.cmds[slot], o.fences[slot])).unwrap_or_default();
         let shared = self.shared.clone();
@@ -378,7 +423,12 @@ impl Gpu {
         let submitted = unsafe {
             device.end_command_buffer(cmd).ctx("ending commands").and_then(|()| {
                 let cmds = [cmd];
-                let submit = vk::SubmitInfo::default().command_buffers(&cmds);
+                let (waits, stages): (Vec<_>, Vec<_>) = sync.wait.iter().copied().unzip();
+                let submit = vk::SubmitInfo::default()
+                    .command_buffers(&cmds)
+                    .wait_semaphores(&waits)
+                    .wait_dst_stage_mask(&stages)
+                    .signal_semaphores(sync.signal);
                 let queue = shared.queue.lock();
                 device.queue_submit(*queue, &[submit], fence).ctx("submitting commands")
             })

@@ -239,13 +239,17 @@ pub fn enabled_features() -> RequiredFeatures {
 }
 
 /// Creates the logical device with one graphics+compute queue and the required features.
-pub fn create(instance: &ash::Instance, info: &DeviceInfo) -> Result<(ash::Device, vk::Queue, u32)> {
+pub fn create(
+    instance: &ash::Instance,
+    info: &DeviceInfo,
+    extra: &[&CStr],
+) -> Result<(ash::Device, vk::Queue, u32)> {
     let family =
         info.queue_family.ok_or_else(|| RenderError::Unsupported("no graphics+compute queue".to_owned()))?;
     let priorities = [1.0f32];
     let queues =
         [vk::DeviceQueueCreateInfo::default().queue_family_index(family).queue_priorities(&priorities)];
-    let extensions: Vec<_> = REQUIRED_EXTENSIONS.iter().map(|e| e.as_ptr()).collect();
+    let extensions: Vec<_> = REQUIRED_EXTENSIONS.iter().chain(extra).map(|e| e.as_ptr()).collect();
     let RequiredFeatures { core, mut f12, mut f13 } = enabled_features();
     let create_info = vk::DeviceCreateInfo::default()
         .queue_create_infos(&queues)
@@ -274,4 +278,24 @@ fn type_name(t: vk::PhysicalDeviceType) -> &'static str {
 
 fn version_text(v: u32) -> String {
     format!("{}.{}.{}", vk::api_version_major(v), vk::api_version_minor(v), vk::api_version_patch(v))
+}
+
+/// Fails, naming them, when `info`'s device lacks any of the `extra` extensions.
+pub fn check_extensions(instance: &ash::Instance, info: &DeviceInfo, extra: &[&CStr]) -> Result<()> {
+    if extra.is_empty() {
+        return Ok(());
+    }
+    // SAFETY: `info.raw` is a physical device enumerated from `instance`.
+    let props = unsafe { instance.enumerate_device_extension_properties(info.raw) }
+        .ctx("listing the device's extensions")?;
+    let missing: Vec<String> = extra
+        .iter()
+        .filter(|want| !props.iter().any(|p| p.extension_name_as_c_str().is_ok_and(|n| n == **want)))
+        .map(|e| e.to_string_lossy().into_owned())
+        .collect();
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(RenderError::Unsupported(format!("{} lacks: {}", info.name, missing.join(", "))))
+    }
 }

@@ -30,9 +30,10 @@ pub struct Instance {
 }
 
 impl Instance {
-    /// Opens the loader and creates the instance. With `validation`, the Khronos layer and its
+    /// Opens the loader and creates the instance with `extra` extensions besides debug utils (e.g.
+    /// a window's surface extensions). With `validation`, the Khronos layer and its
     /// synchronization validation are required; a missing layer is an error with the install command.
-    pub fn new(validation: bool, canary: &Canary) -> Result<Self> {
+    pub fn new(validation: bool, extra: &[&CStr], canary: &Canary) -> Result<Self> {
         // SAFETY: loading the system Vulkan loader runs its initialisers; we do it once per Instance
         // and keep the library alive in `entry` for the instance's lifetime.
         let entry = unsafe { ash::Entry::load() }.map_err(|e| RenderError::LoaderMissing(e.to_string()))?;
@@ -50,6 +51,7 @@ impl Instance {
         let layers: Vec<*const c_char> =
             if validation { vec![VALIDATION_LAYER.as_ptr()] } else { Vec::new() };
         let mut extensions = vec![ash::ext::debug_utils::NAME.as_ptr()];
+        extensions.extend(extra.iter().map(|e| e.as_ptr()));
         if validation {
             // Provided by the validation layer; carries the synchronization-validation switch.
             extensions.push(ash::ext::validation_features::NAME.as_ptr());

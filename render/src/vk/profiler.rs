@@ -40,6 +40,8 @@ pub struct Profiler {
     open: Vec<(String, u32)>,
     timed: bool,
     history: Vec<(String, Vec<f64>)>,
+    /// Each pass's time in the newest frame read, ms, in recorded order.
+    last_frame: Vec<(String, f64)>,
 }
 
 /// One frame slot's timestamp queries.
@@ -58,6 +60,7 @@ impl Profiler {
             current: 0,
             period_ns: f64::from(shared.info.timestamp_period_ns),
             open: Vec::new(),
+            last_frame: Vec::new(),
             timed: true,
             history: Vec::new(),
         };
@@ -152,6 +155,7 @@ impl Profiler {
                 None => frame.push((name, dt)),
             }
         }
+        self.last_frame.clone_from(&frame);
         for (name, ms) in frame {
             match self.history.iter_mut().find(|(n, _)| *n == name) {
                 Some((_, v)) => v.push(ms),
@@ -159,6 +163,12 @@ impl Profiler {
             }
         }
         Ok(())
+    }
+
+    /// Each pass's GPU time in the newest frame whose timestamps were read, ms (a live view's
+    /// graph; [`Profiler::timings`] for statistics).
+    pub fn last_frame(&self) -> &[(String, f64)] {
+        &self.last_frame
     }
 
     /// Forgets every recorded frame (e.g. after warm-up frames).
