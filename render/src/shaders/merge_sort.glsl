@@ -16,10 +16,14 @@
 // follow n, never the buffers' capacity.
 // The runs alternate between two buffers, the blocks writing the one that makes the last level
 // read buffer 1 (so a sort whose result is buffer 0 may use it as its first run buffer).
+// Shared memory is addressed through sort_slot, an XOR swizzle within each 128-byte row: thread t
+// keeps elements 8t..8t+7, so without it the threads of a half warp (64-bit elements) or quarter
+// warp (128-bit) storing their r-th element would hit the same banks.
 //
 // The including shader defines, before the #include:
-//   SORT_ELEM                     the element type (a uvec2 or uvec4)
-//   SORT_THREADS, SORT_ITEMS      threads per workgroup (its local_size_x), elements per thread
+//   SORT_ELEM, SORT_ELEM_BYTES    the element type (a uvec2 or uvec4) and its size
+//   SORT_THREADS, SORT_ITEMS      threads per workgroup (its local_size_x, a multiple of 32),
+//                                 elements per thread (8)
 //   SORT_BINDING_RUNS0 / _RUNS1 / _ARGS   bindings of the run buffers and the args words
 // and, after it, these functions:
 //   bool sort_less(SORT_ELEM a, SORT_ELEM b)   a strict weak order
@@ -45,6 +49,18 @@ void sort_store(uint i, SORT_ELEM e);
 
 shared SORT_ELEM sort_tile[SORT_TILE];
 
+// Elements per 128 bytes of shared memory (one pass of the banks).
+const uint SORT_ROW = 128u / SORT_ELEM_BYTES;
+
+// Where element i of the tile is kept: i with its low three bits XORed by its row's number.
+uint sort_slot(uint i) {
+    return i ^ ((i / SORT_ROW) & 7u);
+}
+
+SORT_ELEM sort_tile_at(uint i) {
+    return sort_tile[sort_slot(i)];
+}
+
 SORT_ELEM sort_run_read(uint buf, uint i) {
     return buf == 0u ? sort_runs0[i] : sort_runs1[i];
 }
@@ -68,7 +84,7 @@ uint sort_path_shared(uint a0, uint la, uint b0, uint lb, uint diag) {
     uint hi = min(diag, la);
     while (lo < hi) {
         uint mid = (lo + hi) / 2u;
-        if (sort_less(sort_tile[b0 + diag - 1u - mid], sort_tile[a0 + mid])) {
+        if (sort_less(sort_tile_at(b0 + diag - 1u - mid), sort_tile_at(a0 + mid))) {
             hi = mid;
         } else {
             lo = mid + 1u;
@@ -95,17 +111,17 @@ uint sort_path_global(uint buf, uint a0, uint la, uint b0, uint lb, uint diag) {
 // The next SORT_ITEMS outputs of merging sort_tile[ia, ea) with sort_tile[ib, eb) (padding once
 // both are used up).
 void sort_merge_serial(uint ia, uint ea, uint ib, uint eb, inout SORT_ELEM items[SORT_ITEMS]) {
-    SORT_ELEM a = ia < ea ? sort_tile[ia] : sort_pad();
-    SORT_ELEM b = ib < eb ? sort_tile[ib] : sort_pad();
+    SORT_ELEM a = ia < ea ? sort_tile_at(ia) : sort_pad();
+    SORT_ELEM b = ib < eb ? sort_tile_at(ib) : sort_pad();
     [[unroll]] for (uint r = 0u; r < SORT_ITEMS; ++r) {
         bool take_b = ib < eb && (ia >= ea || sort_less(b, a));
         items[r] = take_b ? b : a;
         if (take_b) {
             ++ib;
-            b = ib < eb ? sort_tile[ib] : sort_pad();
+            b = ib < eb ? sort_tile_at(ib) : sort_pad();
         } else {
             ++ia;
-            a = ia < ea ? sort_tile[ia] : sort_pad();
+            a = ia < ea ? sort_tile_at(ia) : sort_pad();
         }
     }
 }
@@ -133,7 +149,7 @@ void sort_registers(inout SORT_ELEM items[SORT_ITEMS]) {
 void sort_items_to_tile(uint first, uint len, SORT_ELEM items[SORT_ITEMS]) {
     [[unroll]] for (uint r = 0u; r < SORT_ITEMS; ++r) {
         if (first + r < len) {
-            sort_tile[first + r] = items[r];
+            sort_tile[sort_slot(first + r)] = items[r];
         }
     }
 }
@@ -145,8 +161,13 @@ void sort_blocks(uint n) {
     uint len = min(SORT_TILE, n - base);
     // The power of two the tile is padded to, at least one thread's elements.
     uint span = len <= SORT_ITEMS ? SORT_ITEMS : 1u << (uint(findMSB(len - 1u)) + 1u);
-    for (uint i = tid; i < span; i += SORT_THREADS) {
-        sort_tile[i] = i < len ? sort_load(base + i) : sort_pad();
+    // Unrolled with clamped indices, so that a thread's loads are in flight together.
+    [[unroll]] for (uint r = 0u; r < SORT_ITEMS; ++r) {
+        uint i = r * SORT_THREADS + tid;
+        SORT_ELEM e = sort_load(base + min(i, len - 1u));
+        if (i < span) {
+            sort_tile[sort_slot(i)] = i < len ? e : sort_pad();
+        }
     }
     barrier();
     uint first = tid * SORT_ITEMS;
@@ -154,7 +175,7 @@ void sort_blocks(uint n) {
     SORT_ELEM items[SORT_ITEMS];
     if (holds_items) {
         [[unroll]] for (uint r = 0u; r < SORT_ITEMS; ++r) {
-            items[r] = sort_tile[first + r];
+            items[r] = sort_tile_at(first + r);
         }
         sort_registers(items);
     }
@@ -177,11 +198,12 @@ void sort_blocks(uint n) {
     }
     barrier();
     uint levels = sort_levels(n);
-    for (uint i = tid; i < len; i += SORT_THREADS) {
-        if (levels == 0u) {
-            sort_store(base + i, sort_tile[i]);
-        } else {
-            sort_run_write(levels & 1u, base + i, sort_tile[i]);
+    [[unroll]] for (uint r = 0u; r < SORT_ITEMS; ++r) {
+        uint i = r * SORT_THREADS + tid;
+        if (i < len && levels == 0u) {
+            sort_store(base + i, sort_tile_at(i));
+        } else if (i < len) {
+            sort_run_write(levels & 1u, base + i, sort_tile_at(i));
         }
     }
 }
@@ -211,8 +233,11 @@ void sort_merge(uint n, uint level) {
     uint total = d1 - d0;
     uint ia = a0 + s0;
     uint ib = b0 + d0 - s0;
-    for (uint i = tid; i < total; i += SORT_THREADS) {
-        sort_tile[i] = i < na ? sort_run_read(src, ia + i) : sort_run_read(src, ib + i - na);
+    [[unroll]] for (uint r = 0u; r < SORT_ITEMS; ++r) {
+        uint i = r * SORT_THREADS + tid;
+        if (i < total) {
+            sort_tile[sort_slot(i)] = sort_run_read(src, i < na ? ia + i : ib + i - na);
+        }
     }
     barrier();
     uint first = tid * SORT_ITEMS;
@@ -227,11 +252,12 @@ void sort_merge(uint n, uint level) {
     }
     barrier();
     bool last = level + 1u == levels;
-    for (uint i = tid; i < total; i += SORT_THREADS) {
-        if (last) {
-            sort_store(out0 + i, sort_tile[i]);
-        } else {
-            sort_run_write(src ^ 1u, out0 + i, sort_tile[i]);
+    [[unroll]] for (uint r = 0u; r < SORT_ITEMS; ++r) {
+        uint i = r * SORT_THREADS + tid;
+        if (i < total && last) {
+            sort_store(out0 + i, sort_tile_at(i));
+        } else if (i < total) {
+            sort_run_write(src ^ 1u, out0 + i, sort_tile_at(i));
         }
     }
 }

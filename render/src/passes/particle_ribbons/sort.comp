@@ -9,6 +9,7 @@
 #include "gpu_types.glsl"
 
 #define SORT_ELEM uvec4
+#define SORT_ELEM_BYTES 16u
 #define SORT_THREADS 256u
 #define SORT_ITEMS 8u
 #define SORT_BINDING_RUNS0 2

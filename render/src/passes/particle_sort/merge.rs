@@ -220,14 +220,19 @@ mod tests {
 
     #[test]
     fn the_shapes_match_their_shaders() {
-        let particles = include_str!("sort.comp");
-        let shape = super::super::SHAPE;
-        assert_eq!(glsl_value(particles, "SORT_THREADS"), shape.threads);
-        assert_eq!(glsl_value(particles, "SORT_ITEMS"), shape.items);
-        let ribbons = include_str!("../particle_ribbons/sort.comp");
-        let shape = crate::passes::particle_ribbons::SHAPE;
-        assert_eq!(glsl_value(ribbons, "SORT_THREADS"), shape.threads);
-        assert_eq!(glsl_value(ribbons, "SORT_ITEMS"), shape.items);
+        let sorts = [
+            (include_str!("sort.comp"), super::super::SHAPE),
+            (include_str!("../particle_ribbons/sort.comp"), crate::passes::particle_ribbons::SHAPE),
+        ];
+        for (src, shape) in sorts {
+            assert_eq!(glsl_value(src, "SORT_THREADS"), shape.threads);
+            assert_eq!(glsl_value(src, "SORT_ITEMS"), shape.items);
+            assert_eq!(u64::from(glsl_value(src, "SORT_ELEM_BYTES")), shape.elem_bytes);
+            // merge_sort.glsl's bank swizzle is made for 8 elements per thread of at most 16
+            // bytes, and whole warps.
+            assert_eq!(shape.items, 8);
+            assert!(shape.elem_bytes <= 16 && shape.threads % 32 == 0);
+        }
     }
 
     #[test]

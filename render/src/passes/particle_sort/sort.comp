@@ -9,6 +9,7 @@
 #include "gpu_types.glsl"
 
 #define SORT_ELEM uvec2
+#define SORT_ELEM_BYTES 8u
 #define SORT_THREADS 512u
 #define SORT_ITEMS 8u
 #define SORT_BINDING_RUNS0 2
