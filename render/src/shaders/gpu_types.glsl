@@ -190,7 +190,6 @@ struct BillboardPush {
     uvec4 blend;               // x blend pair (src | dst << 8), y custom, z additive, w unused
 };
 
-// Push constants of particles.sort (keys, bitonic steps, write-back).
 // Push constants of particles.batch.
 struct BatchPush {
     uvec4 params;              // x mode, y most starts recorded, z pipelines
@@ -207,6 +206,7 @@ struct SortArgsPush {
                                // group size
 };
 
+// Push constants of particles.sort (blocks, merge levels).
 struct ParticleSortPush {
     vec4 camera;               // xyz camera position (m)
     vec4 forward;              // xyz camera forward
