@@ -177,6 +177,8 @@ fn the_ribbon_sort_orders_keys_like_a_stable_cpu_sort_at_every_boundary() {
         RIBBON_TILE - 1,
         RIBBON_TILE,
         RIBBON_TILE + 1,
+        2 * RIBBON_TILE - 1,
+        2 * RIBBON_TILE,
         2 * RIBBON_TILE + 1,
         3 * RIBBON_TILE + 333,
         100_000,
