@@ -13,9 +13,10 @@
 //! - `particles.emitters`: one [`GpuEmitter`] per source (indexed by source id), rewritten every
 //!   frame (positions move);
 //! - `particles.bursts`: this frame's [`GpuBurst`]s;
-//! - `particles.ribbon_keys` / `particles.ribbon_parent` / `particles.ribbon_tail`: the sorted
-//!   (source, serial, slot) keys of ribbon particles, each one's parent slot, and per source the
-//!   serial of its newest particle ([`crate::passes::particle_ribbons`]);
+//! - `particles.ribbon_keys` / `particles.ribbon_parent` / `particles.ribbon_tail` (and the
+//!   sort's `particles.ribbons.runs1` / `.args`): the sorted (source, serial, slot) keys of ribbon
+//!   particles, each one's parent slot, and per source the serial of its newest particle
+//!   ([`crate::passes::particle_ribbons::RibbonLinks`]);
 //! - `particles.visible` / `particles.draw_args`: the frustum-culled pool indices and their
 //!   `VkDrawIndirectCommand` (one 6-vertex instance per visible particle), written by
 //!   `particles.cull` ([`crate::frame::particles::record_cull`]) for the billboards.
@@ -54,7 +55,7 @@ use crate::gpu_types::{
     ParticleSimPush,
 };
 use crate::passes::billboards::pipeline::pair_code;
-use crate::passes::particle_ribbons;
+use crate::passes::particle_ribbons::RibbonLinks;
 use crate::vk::context::Gpu;
 use crate::vk::readback_ring::ReadbackRing;
 use crate::vk::recorder::{Access, Recorder, Use};
@@ -157,12 +158,8 @@ pub struct GpuParticles {
     pub emitters: Buffer,
     /// `particles.bursts`.
     pub bursts: Buffer,
-    /// `particles.ribbon_keys`.
-    pub ribbon_keys: Buffer,
-    /// `particles.ribbon_parent`: per slot, the parent's slot or `u32::MAX` (ribbon particles).
-    pub ribbon_parent: Buffer,
-    /// `particles.ribbon_tail`.
-    pub ribbon_tail: Buffer,
+    /// The ribbon keys, parents and tails.
+    pub ribbons: RibbonLinks,
     /// `particles.visible`.
     pub visible: Buffer,
     /// `particles.draw_args`.
@@ -232,7 +229,7 @@ impl GpuParticles {
             sources * MAX_BURSTS_PER_SOURCE_FRAME as u64 * std::mem::size_of::<GpuBurst>() as u64;
         let bursts = storage(gpu, "particles.bursts", burst_bytes, MemoryLocation::Staged)?;
         let visible = storage(gpu, "particles.visible", cap * INDEX_BYTES, gpu_only)?;
-        let [ribbon_keys, ribbon_parent, ribbon_tail] = ribbon_buffers(gpu, desc)?;
+        let ribbons = RibbonLinks::new(gpu, desc.capacity, desc.max_sources)?;
         let draw_args = gpu.create_buffer(&BufferDesc {
             name: "particles.draw_args",
             size: std::mem::size_of::<GpuDrawIndirect>() as u64,
@@ -254,9 +251,7 @@ impl GpuParticles {
             counters,
             emitters,
             bursts,
-            ribbon_keys,
-            ribbon_parent,
-            ribbon_tail,
+            ribbons,
             visible,
             draw_args,
             readback,
@@ -506,18 +501,6 @@ impl GpuParticles {
     pub fn current_list(&self) -> usize {
         self.current
     }
-}
-
-/// `particles.ribbon_keys`, `particles.ribbon_parent` and `particles.ribbon_tail` (no tails yet).
-fn ribbon_buffers(gpu: &mut Gpu, desc: &ParticlePoolDesc) -> Result<[Buffer; 3]> {
-    let gpu_only = MemoryLocation::GpuOnly;
-    let key_bytes = u64::from(particle_ribbons::padded_len(desc.capacity)) * particle_ribbons::KEY_BYTES;
-    let keys = storage(gpu, "particles.ribbon_keys", key_bytes, gpu_only)?;
-    let parent = storage(gpu, "particles.ribbon_parent", u64::from(desc.capacity) * INDEX_BYTES, gpu_only)?;
-    let tail_words = 2 * desc.max_sources as usize;
-    let tail = storage(gpu, "particles.ribbon_tail", tail_words as u64 * INDEX_BYTES, gpu_only)?;
-    gpu.upload(&tail, bytemuck::cast_slice(&vec![u32::MAX; tail_words]))?;
-    Ok([keys, parent, tail])
 }
 
 /// The pattern kind as the shader's code: 0 drop, 1 explode, 2 angle, 3 cone.

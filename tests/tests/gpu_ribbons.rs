@@ -58,7 +58,7 @@ impl Twin {
     fn compare_links(&self, gpu: &mut Gpu) -> anyhow::Result<(usize, usize)> {
         let slots = self.pool.read_live_indices(gpu)?;
         let parts = self.pool.read_live(gpu)?;
-        let parents: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu.read_buffer(&self.pool.ribbon_parent)?);
+        let parents: Vec<u32> = bytemuck::pod_collect_to_vec(&gpu.read_buffer(&self.pool.ribbons.parent)?);
         let by_slot: HashMap<u32, GpuParticle> = slots.iter().copied().zip(parts.iter().copied()).collect();
         let by_key: HashMap<(u32, u32), u32> =
             slots.iter().zip(&parts).map(|(&s, p)| ((p.ids[0], p.ids[1]), s)).collect();

@@ -186,7 +186,7 @@ mod tests {
             t("fog.brick_splat", 0.25),
             t("fog.froxel_inject", 8.0),
             t("particles.cull", 0.125),
-            t("particles.sort.step", 0.5),
+            t("particles.sort.merge", 0.5),
             t("particles.billboards.depth_copy", 0.25),
             t("particles.billboards", 3.0),
             t("particles.batch.reset", 0.0625),

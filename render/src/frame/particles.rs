@@ -49,7 +49,7 @@ pub fn record_simulation(rec: &mut Recorder<'_>, pool: &mut GpuParticles, passes
         counters: &pool.counters,
         emitters: &pool.emitters,
         bursts: &pool.bursts,
-        ribbons: pool.has_ribbons().then_some([&pool.ribbon_keys, &pool.ribbon_parent, &pool.ribbon_tail]),
+        ribbons: pool.has_ribbons().then_some(&pool.ribbons),
     };
     passes.record(rec, &bufs, &pool.sim_push());
     pool.finish_record(rec);
@@ -250,7 +250,7 @@ fn billboard_inputs<'r>(
         samplers,
         particles: BillboardParticles {
             visible: visible(&sp.pool),
-            ribbon_parent: &sp.pool.ribbon_parent,
+            ribbon_parent: &sp.pool.ribbons.parent,
             emitters: &sp.pool.emitters,
         },
         textures: &sp.textures,

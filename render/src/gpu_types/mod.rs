@@ -83,7 +83,7 @@ pub use host::{
 };
 pub use particles::{
     BatchPush, BillboardPush, GpuBurst, GpuDrawIndirect, GpuEmitter, GpuParticle, GpuParticleCounters,
-    GpuParticleTemplate, ParticleCullPush, ParticleSimPush, ParticleSortPush, RibbonPush,
+    GpuParticleTemplate, ParticleCullPush, ParticleSimPush, ParticleSortPush, RibbonPush, SortArgsPush,
 };
 
 /// Every mirrored struct, for the mirror test: (name, fields, size).
@@ -114,6 +114,7 @@ pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
         entry::<BillboardPush>(),
         entry::<ParticleSortPush>(),
         entry::<RibbonPush>(),
+        entry::<SortArgsPush>(),
         entry::<BatchPush>(),
         entry::<GlowPush>(),
         entry::<TonemapBloom>(),

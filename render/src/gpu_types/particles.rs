@@ -195,27 +195,35 @@ gpu_struct! {
 }
 
 gpu_struct! {
-    size = 32;
-    /// Push constants of `particles.ribbons` (keys, bitonic steps, links).
+    size = 16;
+    /// Push constants of `particles.ribbons` (its sort and its links).
     pub struct RibbonPush {
-        /// x mode (0 keys, 1 bitonic step, 2 link at birth, 3 parents), y step distance j,
-        /// z block size k, w padded length (a power of two).
+        /// x mode (sort: 0 blocks, 1 merge; links: 0 link at birth, 1 tail, 2 parents), y the
+        /// merge level (the sort's merge), zw unused.
         pub params: [u32; 4],
-        /// x the alive list holding the particles (0/1), yzw unused.
-        pub lists: [u32; 4],
+    }
+}
+
+gpu_struct! {
+    size = 16;
+    /// Push constants of the merge sort's args step (`particles.sort.args`,
+    /// `particles.ribbons.args`).
+    pub struct SortArgsPush {
+        /// x the word of the source buffer holding the count to sort, y elements per tile,
+        /// z threads per group of the per-element dispatch, w unused.
+        pub params: [u32; 4],
     }
 }
 
 gpu_struct! {
     size = 48;
-    /// Push constants of `particles.sort` (keys, bitonic steps, write-back).
+    /// Push constants of `particles.sort` (blocks, merge levels).
     pub struct ParticleSortPush {
         /// Camera position (m, world); w unused.
         pub camera: [f32; 4],
         /// Camera forward axis (unit); w unused.
         pub forward: [f32; 4],
-        /// x mode (0 keys, 1 bitonic step, 2 write back), y step distance j, z block size k,
-        /// w padded length (a power of two).
+        /// x mode (0 blocks, 1 merge), y the merge level (merge), zw unused.
         pub params: [u32; 4],
     }
 }

@@ -190,7 +190,6 @@ struct BillboardPush {
     uvec4 blend;               // x blend pair (src | dst << 8), y custom, z additive, w unused
 };
 
-// Push constants of particles.sort (keys, bitonic steps, write-back).
 // Push constants of particles.batch.
 struct BatchPush {
     uvec4 params;              // x mode, y most starts recorded, z pipelines
@@ -198,14 +197,20 @@ struct BatchPush {
 
 // Push constants of particles.ribbons.
 struct RibbonPush {
-    uvec4 params;              // x mode, y step j, z block k, w padded length
-    uvec4 lists;               // x alive list holding the particles
+    uvec4 params;              // x mode, y merge level (sort's merge)
 };
 
+// Push constants of the merge sort's args step (particle_sort/args.comp).
+struct SortArgsPush {
+    uvec4 params;              // x word of the source holding the count, y tile, z per-element
+                               // group size
+};
+
+// Push constants of particles.sort (blocks, merge levels).
 struct ParticleSortPush {
     vec4 camera;               // xyz camera position (m)
     vec4 forward;              // xyz camera forward
-    uvec4 params;              // x mode (0 keys, 1 step, 2 write back), y j, z k, w padded length
+    uvec4 params;              // x mode (0 blocks, 1 merge), y merge level
 };
 
 // Push constants of host.glow's extract and blur passes.

@@ -7,8 +7,8 @@ use serde::Serialize;
 use super::context::Shared;
 use crate::error::{Result, VkResultExt};
 
-/// Timestamp scopes per frame (two queries each). A bitonic sort of a million particles alone
-/// records 231 scopes (one per step), so this is generous.
+/// Timestamp scopes per frame (two queries each): a frame records a few dozen passes (a sort
+/// of a million particles 10 of them), so this is generous.
 const MAX_SCOPES: u32 = 2048;
 
 /// Per-pass GPU time over the frames recorded so far.

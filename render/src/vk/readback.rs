@@ -9,8 +9,12 @@ use super::resource::{Buffer, BufferDesc, Image, MemoryLocation};
 use crate::error::{RenderError, Result};
 
 impl Gpu {
-    /// Copies `bytes` into `dst` (any memory) through a staging buffer, and waits.
+    /// Copies `bytes` into `dst` (any memory) through a staging buffer, and waits; no bytes, no
+    /// copy (Vulkan has no empty copies).
     pub fn upload(&mut self, dst: &Buffer, bytes: &[u8]) -> Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
         if bytes.len() as u64 > dst.size {
             crate::error::bug(&format!(
                 "upload of {} bytes into {} ({} bytes)",

@@ -7,50 +7,38 @@
 // a source's particles in serial order that share the serial of the ribbon's first particle (its
 // id), and a particle's parent is the next newer live particle with the same id.
 // Between particles.emit and particles.update every particle alive at emission time is in the
-// current alive list:
-//   mode 0 (keys): one (source, serial, slot) key per slot of a power-of-two padded array, the
-//     largest key for non-ribbon particles and padding;
-//   mode 1 (step): one compare-exchange step of the bitonic network (bitonic.glsl), ascending by
-//     (source, serial), so each source's particles lie together from oldest to newest and the ones
-//     born this frame (ribbon.y == 1) at the end of its run;
-//   mode 2 (link at birth): the first particle F born this frame continues the source's newest
+// current alive list, and sort.comp has ordered their keys by (source, serial) into
+// particles.ribbon_keys (n keys, n = word 0 of particles.ribbons.args); one thread per key:
+//   mode 0 (link at birth): the first particle F born this frame continues the source's newest
 //     earlier particle (particles.ribbon_tail: serial and ribbon id) if that one was alive at
 //     emission, i.e. if it is F's sorted predecessor; the later ones continue F. A particle that
 //     continues nothing starts a ribbon: its id is its own serial and its axis zero;
-//   mode 3 (tail): the newest particle born this frame becomes the source's tail; birth flags are
-//     cleared (a separate dispatch, as mode 2 reads the tails).
+//   mode 1 (tail): the newest particle born this frame becomes the source's tail; birth flags are
+//     cleared (a separate dispatch, as mode 0 reads the tails).
 // After particles.update:
-//   mode 4 (parents): each survivor's parent is the next newer survivor with its ribbon id, or
+//   mode 2 (parents): each survivor's parent is the next newer survivor with its ribbon id, or
 //     none (the newest of its ribbon connects to the source) -> particles.ribbon_parent. The scan
 //     passes at most MAX_DEAD_SKIP dead particles: a source's particles die oldest first unless
 //     its lifetime changed or one left the region; beyond the bound the segment goes to the source.
 #include "gpu_types.glsl"
-#include "bitonic.glsl"
 
 layout(local_size_x = 64) in;
 
 layout(push_constant) uniform Push { RibbonPush push; };
 layout(std430, set = 0, binding = 0) buffer Pool { GpuParticle pool[]; };
-layout(std430, set = 0, binding = 1) readonly buffer Alive { uint alive[]; };
-layout(std430, set = 0, binding = 2) readonly buffer Counters { GpuParticleCounters counters; };
-layout(std430, set = 0, binding = 3) buffer Keys { uvec4 keys[]; };
-layout(std430, set = 0, binding = 4) writeonly buffer Parent { uint parent[]; };
+layout(std430, set = 0, binding = 1) readonly buffer Keys { uvec4 keys[]; };
+layout(std430, set = 0, binding = 2) writeonly buffer Parent { uint parent[]; };
 // Per source: x serial of the newest particle it made, y that particle's ribbon id.
-layout(std430, set = 0, binding = 5) buffer Tail { uvec2 tail[]; };
+layout(std430, set = 0, binding = 3) buffer Tail { uvec2 tail[]; };
+// particles.ribbons.args (merge_sort.glsl): word 0 is the number of keys sorted.
+layout(std430, set = 0, binding = 4) readonly buffer SortArgs { uint sort_args[]; };
 
-const uint MODE_KEYS = 0u;
-const uint MODE_STEP = 1u;
-const uint MODE_LINK_AT_BIRTH = 2u;
-const uint MODE_TAIL = 3u;
-const uint PF_RIBBON = 0x400u;
+const uint MODE_LINK_AT_BIRTH = 0u;
+const uint MODE_TAIL = 1u;
 const uint PF_DEAD = 0x80000000u;
-// "No parent" in particles.ribbon_parent, and the key of non-ribbon slots and padding.
+// "No parent" in particles.ribbon_parent, and the key of non-ribbon particles.
 const uint NONE = 0xFFFFFFFFu;
 const uint MAX_DEAD_SKIP = 64u;
-
-bool before(uvec4 a, uvec4 b) {
-    return a.x < b.x || (a.x == b.x && a.y < b.y);
-}
 
 bool newborn_of(uint source, uint t) {
     uvec4 k = keys[t];
@@ -85,10 +73,10 @@ void link_at_birth(uint t, uvec4 k) {
     }
 }
 
-void find_parent(uint t, uvec4 k) {
+void find_parent(uint t, uint n, uvec4 k) {
     uint ribbon_id = pool[k.z].ribbon.x;
     uint found = NONE;
-    uint last = min(push.params.w, t + 2u + MAX_DEAD_SKIP);
+    uint last = min(n, t + 2u + MAX_DEAD_SKIP);
     for (uint j = t + 1u; j < last; ++j) {
         uvec4 n = keys[j];
         if (n.x != k.x || pool[n.z].ribbon.x != ribbon_id) {
@@ -104,41 +92,15 @@ void find_parent(uint t, uvec4 k) {
 
 void main() {
     uint t = gl_GlobalInvocationID.x;
-    uint padded = push.params.w;
-    uint mode = push.params.x;
-    if (mode == MODE_STEP) {
-        if (t >= padded / 2u) {
-            return;
-        }
-        uvec2 pair = bitonic_pair(t, push.params.y);
-        uvec4 a = keys[pair.x];
-        uvec4 b = keys[pair.y];
-        if (before(b, a) == bitonic_ascending(pair.x, push.params.z)) {
-            keys[pair.x] = b;
-            keys[pair.y] = a;
-        }
-        return;
-    }
-    if (t >= padded) {
-        return;
-    }
-    if (mode == MODE_KEYS) {
-        uint n = push.lists.x == 0u ? counters.alive0 : counters.alive1;
-        uvec4 key = uvec4(NONE);
-        if (t < n) {
-            uint slot = alive[t];
-            uvec4 ids = pool[slot].ids;
-            if ((ids.z & PF_RIBBON) != 0u) {
-                key = uvec4(ids.x, ids.y, slot, 0u);
-            }
-        }
-        keys[t] = key;
+    uint n = sort_args[0];
+    if (t >= n) {
         return;
     }
     uvec4 k = keys[t];
     if (k.x == NONE) {
         return;
     }
+    uint mode = push.params.x;
     bool newborn = pool[k.z].ribbon.y == 1u;
     if (mode == MODE_LINK_AT_BIRTH) {
         if (newborn) {
@@ -146,12 +108,12 @@ void main() {
         }
     } else if (mode == MODE_TAIL) {
         if (newborn) {
-            if (t + 1u == padded || keys[t + 1u].x != k.x) {
+            if (t + 1u == n || keys[t + 1u].x != k.x) {
                 tail[k.x] = uvec2(k.y, pool[k.z].ribbon.x);
             }
             pool[k.z].ribbon.y = 0u;
         }
     } else if (pool[k.z].ids.z != PF_DEAD) {
-        find_parent(t, k);
+        find_parent(t, n, k);
     }
 }

@@ -11,7 +11,7 @@ pub mod cull;
 
 use crate::error::Result;
 use crate::gpu_types::ParticleSimPush;
-use crate::passes::particle_ribbons::{RibbonBuffers, RibbonPass};
+use crate::passes::particle_ribbons::{RibbonBuffers, RibbonLinks, RibbonPass};
 use crate::shaders;
 use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
@@ -45,9 +45,9 @@ pub struct SimBuffers<'r> {
     pub emitters: &'r Buffer,
     /// `particles.bursts`.
     pub bursts: &'r Buffer,
-    /// `particles.ribbon_keys`, `particles.ribbon_parent` and `particles.ribbon_tail`, when the
-    /// pool has a RIBBON source (`particles.ribbons` runs only then).
-    pub ribbons: Option<[&'r Buffer; 3]>,
+    /// The pool's ribbon buffers, when it has a RIBBON source (`particles.ribbons` runs only
+    /// then).
+    pub ribbons: Option<&'r RibbonLinks>,
 }
 
 impl<'r> SimBuffers<'r> {
@@ -91,13 +91,11 @@ impl ParticleSimPasses {
         // At least one group: thread 0 empties the other alive list even when nothing is emitted.
         let emit_groups = Groups::Direct([push.counts[1].div_ceil(WORKGROUP).max(1), 1, 1]);
         rec.compute(EMIT, &self.emit, &emit, bytemuck::bytes_of(push), emit_groups);
-        let ribbons = bufs.ribbons.map(|[keys, parent, tail]| RibbonBuffers {
+        let ribbons = bufs.ribbons.map(|links| RibbonBuffers {
             pool: bufs.pool,
             alive: bufs.alive_in,
             counters: bufs.counters,
-            keys,
-            parent,
-            tail,
+            links,
             list: push.counts[0],
         });
         if let Some(r) = &ribbons {

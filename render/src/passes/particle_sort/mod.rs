@@ -1,11 +1,24 @@
 //! `particles.sort`: the visible particles ordered far to near along the camera's forward axis
-//! before the billboards draw them (as `llvopartgroup.cpp`), by Batcher's bitonic sorting network
-//! ("Sorting networks and their applications", 1968) in compute over a power-of-two padded
-//! (key, index) array: one key pass, log2(n)(log2(n)+1)/2 compare-exchange passes, one write-back
-//! pass (see `sort.comp`). The padded length follows the pool capacity (the live count is only
-//! known on the GPU), e.g. 8192 particles: 91 steps.
+//! before the billboards draw them (as `llvopartgroup.cpp`), equal depths in pool-slot order, by
+//! a merge sort whose work follows the visible count on the GPU (see `sort.comp` and
+//! `shaders/merge_sort.glsl`; [`merge`] is the part shared with `particles.ribbons`):
+//!
+//! - `particles.sort.args` (`args.comp`): one thread turns `particles.draw_args`' instance count
+//!   n into the indirect dispatches of the steps below (no CPU readback);
+//! - `particles.sort.blocks`: ceil(n / 4096) workgroups each compute the (key, slot) pairs of 4096
+//!   visible particles and sort them in shared memory (each thread sorts 8 in registers, then
+//!   runs are merged pairwise by merge path, Odeh et al., IPDPS 2012); with n <= 4096 this one
+//!   workgroup writes `particles.visible`;
+//! - `particles.sort.merge`, once per level: the sorted runs of 4096 x 2^l merged pairwise, a tile
+//!   of 4096 outputs per workgroup (ModernGPU's mergesort), while the runs are shorter than n; the
+//!   last level writes `particles.visible`. The CPU records the levels the capacity could need;
+//!   the others dispatch nothing.
+//!
+//! A million particles: 245 blocks and 8 merge levels. The runs alternate between
+//! `particles.sort.runs0` and `particles.sort.runs1` (8 bytes per pool slot each).
 
-use ash::vk;
+pub mod merge;
+
 use glam::Vec3;
 
 use crate::error::Result;
@@ -14,41 +27,46 @@ use crate::passes::particle_sim::cull::VisibleParticles;
 use crate::shaders;
 use crate::vk::binding::Binding;
 use crate::vk::context::Gpu;
-use crate::vk::pipeline::{ComputePipeline, Groups};
+use crate::vk::pipeline::ComputePipeline;
 use crate::vk::recorder::{Access, Recorder};
-use crate::vk::resource::{Buffer, BufferDesc, MemoryLocation};
+use crate::vk::resource::Buffer;
+use merge::{SortArgsPass, SortShape};
 
-/// The pass name (its steps are `particles.sort.keys`, `particles.sort.step`,
-/// `particles.sort.write`).
+/// The pass name (its steps are `particles.sort.args`, `particles.sort.blocks`,
+/// `particles.sort.merge`).
 pub const NAME: &str = "particles.sort";
-/// Threads per workgroup.
-const WORKGROUP: u32 = 64;
-/// Bytes per (key, index) pair.
-const PAIR_BYTES: u64 = 8;
-const MODE_KEYS: u32 = 0;
-const MODE_STEP: u32 = 1;
-const MODE_WRITE: u32 = 2;
+/// The sort's workgroups and elements: 512 threads x 8 (key, slot) pairs of 8 bytes, so a tile of
+/// 4096 takes 32 KiB of shared memory (`sort.comp`'s `SORT_THREADS`, `SORT_ITEMS`).
+pub(crate) const SHAPE: SortShape = SortShape { threads: 512, items: 8, elem_bytes: 8, capacity: 0 };
+/// Group size the args step is given for the per-element dispatch (which this pass does not use).
+const EACH: u32 = 64;
+/// The word of `particles.draw_args` (a `VkDrawIndirectCommand`) holding the instance count.
+const INSTANCE_COUNT_WORD: u32 = 1;
 
-/// The sort pipeline and its key buffer.
+/// The sort pipeline and its buffers.
 pub struct ParticleSortPass {
+    args_pass: SortArgsPass,
     pipeline: ComputePipeline,
-    keys: Buffer,
-    padded: u32,
+    runs: [Buffer; 2],
+    args: Buffer,
+    shape: SortShape,
 }
 
 impl ParticleSortPass {
-    /// Creates the pipeline and `particles.sort.keys` for a pool of `capacity` particles.
+    /// Creates the pipeline, `particles.sort.runs0/1` and `particles.sort.args` for a pool of
+    /// `capacity` particles; fails when the device cannot run the sort's workgroups.
     pub fn new(gpu: &Gpu, capacity: u32) -> Result<Self> {
+        let shape = SortShape { capacity, ..SHAPE };
+        shape.check(gpu, NAME)?;
         let push = std::mem::size_of::<ParticleSortPush>() as u32;
+        let args_pass = SortArgsPass::new(gpu, NAME)?;
         let pipeline = gpu.create_compute_pipeline(NAME, shaders::PASSES_PARTICLE_SORT_SORT_COMP, push)?;
-        let padded = capacity.max(2).next_power_of_two();
-        let keys = gpu.create_buffer(&BufferDesc {
-            name: "particles.sort.keys",
-            size: u64::from(padded) * PAIR_BYTES,
-            usage: vk::BufferUsageFlags::STORAGE_BUFFER,
-            location: MemoryLocation::GpuOnly,
-        })?;
-        Ok(ParticleSortPass { pipeline, keys, padded })
+        let runs = [
+            shape.create_runs(gpu, &crate::names::resource(NAME, "runs0"))?,
+            shape.create_runs(gpu, &crate::names::resource(NAME, "runs1"))?,
+        ];
+        let args = merge::create_args(gpu, &crate::names::resource(NAME, "args"))?;
+        Ok(ParticleSortPass { args_pass, pipeline, runs, args, shape })
     }
 
     /// Records the sort of `particles.visible` (after `particles.cull`) for a camera at `camera`
@@ -60,88 +78,23 @@ impl ParticleSortPass {
         camera: Vec3,
         forward: Vec3,
     ) {
-        let bindings = [
-            Binding::Storage(particles.pool, Access::ComputeRead),
-            Binding::Storage(particles.visible, Access::ComputeWrite),
-            Binding::Storage(particles.draw_args, Access::ComputeRead),
-            Binding::Storage(&self.keys, Access::ComputeWrite),
-        ];
-        let mut push = ParticleSortPush {
-            camera: camera.extend(0.0).to_array(),
-            forward: forward.extend(0.0).to_array(),
-            params: [MODE_KEYS, 0, 0, self.padded],
-        };
-        let all = self.padded.div_ceil(WORKGROUP);
-        let half = (self.padded / 2).div_ceil(WORKGROUP);
-        let run = |rec: &mut Recorder<'_>, what: &str, push: &ParticleSortPush, groups: u32| {
-            let name = crate::names::resource(NAME, what);
-            rec.compute(
-                &name,
-                &self.pipeline,
-                &bindings,
-                bytemuck::bytes_of(push),
-                Groups::Direct([groups, 1, 1]),
-            );
-        };
-        run(rec, "keys", &push, all);
-        for (j, k) in bitonic_steps(self.padded) {
-            push.params = [MODE_STEP, j, k, self.padded];
-            run(rec, "step", &push, half);
-        }
-        push.params = [MODE_WRITE, 0, 0, self.padded];
-        run(rec, "write", &push, all);
-    }
-}
-
-/// The (j, k) compare-exchange steps of a bitonic network over `n` (a power of two) elements.
-pub fn bitonic_steps(n: u32) -> Vec<(u32, u32)> {
-    let mut steps = Vec::new();
-    let mut k = 2;
-    while k <= n {
-        let mut j = k / 2;
-        while j > 0 {
-            steps.push((j, k));
-            j /= 2;
-        }
-        k *= 2;
-    }
-    steps
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The shader's compare-exchange, on the CPU: one step over every pair.
-    fn step(keys: &mut [f32], j: u32, k: u32) {
-        for t in 0..keys.len() as u32 / 2 {
-            let i = 2 * j * (t / j) + t % j;
-            let l = i + j;
-            let ascending = i & k == 0;
-            let (a, b) = (keys[i as usize], keys[l as usize]);
-            if (a > b) == ascending && a != b {
-                keys.swap(i as usize, l as usize);
-            }
-        }
-    }
-
-    #[test]
-    fn the_network_sorts_every_input() {
-        let n = 64u32;
-        let steps = bitonic_steps(n);
-        assert_eq!(steps.len(), 6 * 7 / 2);
-        let mut state = 12345u32;
-        for _ in 0..50 {
-            let mut keys: Vec<f32> = (0..n)
-                .map(|_| {
-                    state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-                    (state >> 20) as f32
-                })
-                .collect();
-            for &(j, k) in &steps {
-                step(&mut keys, j, k);
-            }
-            assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{keys:?}");
+        let count = (particles.draw_args, INSTANCE_COUNT_WORD);
+        self.args_pass.record(rec, count, &self.args, &self.shape, EACH);
+        for step in merge::steps(&self.shape, &self.args) {
+            let bindings = [
+                Binding::Storage(particles.pool, Access::ComputeRead),
+                Binding::Storage(particles.visible, Access::ComputeWrite),
+                Binding::Storage(&self.runs[0], Access::ComputeWrite),
+                Binding::Storage(&self.runs[1], Access::ComputeWrite),
+                Binding::Storage(&self.args, Access::ComputeRead),
+            ];
+            let push = ParticleSortPush {
+                camera: camera.extend(0.0).to_array(),
+                forward: forward.extend(0.0).to_array(),
+                params: [step.params[0], step.params[1], 0, 0],
+            };
+            let name = crate::names::resource(NAME, step.what);
+            rec.compute(&name, &self.pipeline, &bindings, bytemuck::bytes_of(&push), step.groups);
         }
     }
 }
