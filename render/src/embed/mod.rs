@@ -354,7 +354,7 @@ impl FogContext {
             let divisor = march_divisor(self.size.1, settings.particle_fog_march_divisor);
             self.march.set_divisor(&self.gpu, self.size, divisor)?;
             if let Some(pf) = self.bricks.as_mut() {
-                pf.prepare(inputs.camera_pos, 1 - self.pool.current_list());
+                pf.prepare(&self.gpu, inputs.camera_pos, 1 - self.pool.current_list());
             }
         } else {
             self.bricks = None;

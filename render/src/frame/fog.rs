@@ -120,7 +120,7 @@ impl FrameFog {
         self.march.set_divisor(gpu, self.size, divisor)?;
         if let Some(pf) = self.bricks.as_mut() {
             // The splat reads the list the update is about to fill.
-            pf.prepare(camera, 1 - particles.current_list());
+            pf.prepare(gpu, camera, 1 - particles.current_list());
         }
         Ok(())
     }
