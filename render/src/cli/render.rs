@@ -483,7 +483,7 @@ pub fn format_fog(f: &FogStats) -> String {
         if f.mass_expected_m2 > 0.0 { 100.0 * (f.mass_splatted_m2 / f.mass_expected_m2 - 1.0) } else { 0.0 };
     format!(
         "particle fog: {} system(s) converted, {} demoted; {} carriers ({} poisoned, {} too large)\n\
-         bricks: {} used of {} ({:.1} MiB of {:.1} MiB budget, {:.1} MiB allocated), {} requested, {} failed, {} evicted\n\
+         bricks used / allocated / budget: {} / {} / {} ({:.1} / {:.1} / {:.1} MiB), {} requested, {} failed, {} evicted\n\
          mass: {:.4} m2 expected, {:.4} m2 splatted ({:+.3} %), {:.4} m2 clipped\n{}",
         f.systems_converted,
         f.systems_demoted,
@@ -491,10 +491,11 @@ pub fn format_fog(f: &FogStats) -> String {
         f.carriers_poisoned,
         f.carriers_too_large,
         f.bricks_used,
+        f.bricks_allocated,
         f.bricks_budget,
         mib(f.brick_bytes_used),
-        mib(f.brick_bytes_budget),
         mib(f.brick_bytes_allocated),
+        mib(f.brick_bytes_budget),
         f.bricks_requested,
         f.alloc_failures,
         f.evictions,
