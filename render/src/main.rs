@@ -449,7 +449,7 @@ fn run_render(a: RenderArgs) -> anyhow::Result<String> {
         fog.push_str(&format!("peak memory (resident): {:.1} MiB\n", peak as f64 / f64::from(1u32 << 20)));
     }
     Ok(format!(
-        "{written}{} on {} at {}x{}, {} frame(s):\n{}wall clock per frame (median, CPU side, submission and any wait for a frame in flight): {:.3} ms\nCPU work per frame (median, the wall clock less the wait for the GPU): {:.3} ms, of which the particle systems' {:.3} ms\n{}",
+        "{written}{} on {} at {}x{}, {} frame(s):\n{}wall clock per frame (median, CPU side, submission and any wait for a frame in flight): {:.3} ms\nCPU work per frame (median, the wall clock less the wait for the GPU): {:.3} ms, of which the particle systems' {:.3} ms\n{}{}",
         report.scene,
         report.device,
         report.width,
@@ -459,6 +459,7 @@ fn run_render(a: RenderArgs) -> anyhow::Result<String> {
         report.frame_wall_ms,
         report.frame_cpu_ms,
         report.systems_cpu_ms,
+        cli::frame_times::summary(&report.per_frame),
         fog.trim_end()
     ))
 }

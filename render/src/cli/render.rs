@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::frame_times::FrameTiming;
 use super::progress::Progress;
 use crate::frame::features::FeatureOff;
 use crate::frame::HostRenderer;
@@ -93,6 +94,9 @@ pub struct TimingReport {
     /// ([`HostRenderer::systems_cpu`]: sources, classification, emitter constants, fog sources):
     /// the part of `frame_cpu_ms` that grows with the systems.
     pub systems_cpu_ms: f64,
+    /// Each timed frame: wall clock, CPU work, GPU time, the brick pool's slots
+    /// ([`super::frame_times`]).
+    pub per_frame: Vec<FrameTiming>,
     /// Live particles after the last frame, every system together (absent without particles).
     pub particles_live: Option<u32>,
     /// The particle fog in the last frame (absent while `RenderVKParticleFog` is off or nothing
@@ -232,6 +236,7 @@ pub fn run_after(
     let mut wall_ms = Vec::with_capacity(job.frames as usize);
     let mut cpu_ms = Vec::with_capacity(job.frames as usize);
     let mut systems_cpu_ms = Vec::with_capacity(job.frames as usize);
+    let mut slots = Vec::with_capacity(job.frames as usize);
     for frame in 0..job.frames {
         let t = (job.warmup + frame) as f32 / job.fps;
         let (started, waited) = (std::time::Instant::now(), gpu.waited());
@@ -240,6 +245,7 @@ pub fn run_after(
         wall_ms.push(wall.as_secs_f64() * 1e3);
         cpu_ms.push(wall.saturating_sub(gpu.waited() - waited).as_secs_f64() * 1e3);
         systems_cpu_ms.push(renderer.systems_cpu.as_secs_f64() * 1e3);
+        slots.push(renderer.fog.bricks.as_ref().map(|pf| pf.pool.capacity));
         let last = frame + 1 == job.frames;
         if !job.last_only || last {
             write_frame(&mut gpu, &renderer, &settings, &job.out.join(frame_name(job, &stem, frame)))?;
@@ -264,6 +270,15 @@ pub fn run_after(
         "validation errors: {:?}",
         gpu.canary().drain()
     );
+    let gpu_ms = gpu.profiler.frame_totals();
+    let per_frame = (0..wall_ms.len())
+        .map(|i| FrameTiming {
+            wall_ms: wall_ms[i],
+            cpu_ms: cpu_ms[i],
+            gpu_ms: (gpu_ms.len() == wall_ms.len()).then(|| gpu_ms[i]),
+            bricks_allocated: slots[i],
+        })
+        .collect();
     let report = TimingReport {
         scene: job.scene.display().to_string(),
         device: format!("{} ({})", gpu.info().name, gpu.info().driver),
@@ -277,6 +292,7 @@ pub fn run_after(
         frame_wall_ms: median(&mut wall_ms),
         frame_cpu_ms: median(&mut cpu_ms),
         systems_cpu_ms: median(&mut systems_cpu_ms),
+        per_frame,
         particles_live,
         fog: renderer.fog_stats(&gpu),
         features_off: renderer.features_off.list().to_vec(),
