@@ -255,6 +255,9 @@ pub fn run_after(
     progress.end();
     // The frames still in flight: their timestamps and counters belong to the report.
     gpu.wait_frames()?;
+    if let Some(pf) = renderer.fog.bricks.as_mut() {
+        pf.finish_frame(&gpu);
+    }
     if let Some(dir) = &job.export_density {
         export_density(&mut gpu, &renderer, &scene, &settings, (job, &stem), dir)?;
     }
