@@ -4,7 +4,8 @@
 //! a frame) or within the frames of latency (a jump); in steady state it holds allocated <=
 //! max(16 MiB, 2 x the bricks in use); it shrinks once the scene has been empty for its low-use
 //! period and not before; mass is conserved in every frame; past the budget the failed requests
-//! become the demotion's pressure, and not while the pool can still grow.
+//! become the demotion's pressure, and not while the pool can still grow; a pool that cannot be
+//! allocated stays, its size the most it holds.
 
 use glam::Vec3;
 use render::gpu_types::{GpuFogSource, GpuParticle};
@@ -228,6 +229,26 @@ fn failed_requests_become_pressure_only_once_the_budget_is_exhausted() {
         assert_eq!(p.capacity, s.bricks_budget, "pressure is against the budget's bricks");
     }
     assert!(scene.fog.pool.bytes_allocated <= 16 << 20, "{} bytes", scene.fog.pool.bytes_allocated);
+    check_mass_and_budget(&scene);
+    drop(scene);
+    let errors = gpu.canary().drain();
+    assert!(errors.is_empty(), "validation errors: {errors:?}");
+}
+
+#[test]
+fn a_pool_that_cannot_grow_keeps_its_size_which_becomes_the_most_it_holds() {
+    let mut gpu = gpu_in_flight();
+    let mut scene = Scene::new(&mut gpu, 64).expect("scene");
+    scene.frame(&mut gpu, 20).expect("first frame");
+    // The device out of memory for the next atlas: the grown pool's.
+    gpu.fail_next_allocation("fog.bricks.atlas");
+    for _ in 0..8 {
+        scene.frame(&mut gpu, 1000).expect("frames go on");
+    }
+    assert_eq!(scene.fog.pool.capacity, MIN_POOL_SLOTS, "the pool stays");
+    let (s, p) = (&scene.fog.stats, scene.fog.pressure());
+    assert_eq!((s.bricks_used, s.alloc_failures), (MIN_POOL_SLOTS, 1000 - MIN_POOL_SLOTS), "{s:?}");
+    assert_eq!((p.capacity, p.failures), (MIN_POOL_SLOTS, s.alloc_failures), "the demotion's pressure");
     check_mass_and_budget(&scene);
     drop(scene);
     let errors = gpu.canary().drain();
