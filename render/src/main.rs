@@ -73,8 +73,9 @@ struct RenderArgs {
     frames: u32,
     /// Frames of particle simulation before the rendered frames (nothing drawn, written or
     /// timed), to start from the particle systems' steady state: 0..=100000; the last 20 of them
-    /// (all, when fewer) also run the fog's temporal passes, so from 20 on the fog is converged;
-    /// 0: no warm-up at all, the first frame shows the fog's first (unconverged) frame
+    /// (all, when fewer) also run the fog's temporal passes, so from 20 on the fog is converged,
+    /// and the last 2 the particle fog's brick passes, so its brick pool is sized for the first
+    /// frame; 0: no warm-up at all, the first frame shows the fog's first (unconverged) frame
     #[arg(long, default_value_t = cli::render::DEFAULT_WARMUP, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     warmup: u32,
     /// Simulated frames per second (each frame steps 1/FPS seconds): above 0, at most 1000.

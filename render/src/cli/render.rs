@@ -32,7 +32,8 @@ pub struct RenderJob {
     pub frames: u32,
     /// Frames of particle simulation before them (nothing drawn, written or timed); the last
     /// [`FOG_WARMUP_FRAMES`] of them (all, when there are fewer) also run the fog's temporal
-    /// passes, so from [`DEFAULT_WARMUP`] frames on the first written frame shows converged fog.
+    /// passes, so from [`DEFAULT_WARMUP`] frames on the first written frame shows converged fog,
+    /// and the last [`BRICK_WARMUP_FRAMES`] the brick passes, so the brick pool is sized for it.
     /// 0: none, the first written frame is the fog's first.
     pub warmup: u32,
     /// Simulated frames per second (time step between frames).
@@ -57,6 +58,11 @@ pub struct RenderJob {
 /// Frames of the fog's temporal passes before the first written frame: with the default history
 /// weight 0.9 the fog then holds about ten frames of jittered samples, as in steady use.
 pub const FOG_WARMUP_FRAMES: u32 = 20;
+
+/// Warm-up frames at the end that also run the particle fog's brick passes: the first finds the
+/// bricks the scene wants, the second runs with the brick pool sized for them, so the timed frames
+/// start with it ([`HostRenderer::warm_bricks`]).
+pub const BRICK_WARMUP_FRAMES: u32 = 2;
 
 /// `render --warmup` when not given: enough frames for the fog to converge.
 pub const DEFAULT_WARMUP: u32 = FOG_WARMUP_FRAMES;
@@ -356,8 +362,8 @@ fn write_frame(
 }
 
 /// The warm-up: `job.warmup` frames of particle simulation, the last [`FOG_WARMUP_FRAMES`] of
-/// them (all, when there are fewer) also running the fog's temporal passes; progress named
-/// `name` ([`Progress`]).
+/// them (all, when there are fewer) also running the fog's temporal passes and the last
+/// [`BRICK_WARMUP_FRAMES`] the particle fog's brick passes; progress named `name` ([`Progress`]).
 pub(crate) fn warm_up(
     renderer: &mut HostRenderer,
     (gpu, world): (&mut Gpu, &mut World),
@@ -369,6 +375,9 @@ pub(crate) fn warm_up(
     for frame in 0..job.warmup {
         let t = frame as f32 / job.fps;
         renderer.simulate(gpu, scene, settings, t)?;
+        if frame + BRICK_WARMUP_FRAMES >= job.warmup {
+            renderer.warm_bricks(gpu)?;
+        }
         if frame + FOG_WARMUP_FRAMES >= job.warmup {
             renderer.warm_fog(gpu, world, scene, settings, t)?;
         }
