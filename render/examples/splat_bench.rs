@@ -67,7 +67,7 @@ fn run() -> anyhow::Result<()> {
     let mut fog = ParticleFog::new(&gpu, key)?;
     gpu.profiler.clear();
     for _ in 0..frames {
-        fog.prepare(camera, current);
+        fog.prepare(&gpu, camera, current);
         gpu.submit(|rec| {
             fog.record(rec, &particles, &sources);
             Ok(())

@@ -120,8 +120,9 @@ struct RenderArgs {
     frames: u32,
     /// Frames of particle simulation before the rendered frames (nothing drawn, written or
     /// timed), to start from the particle systems' steady state: 0..=100000; the last 20 of them
-    /// (all, when fewer) also run the fog's temporal passes, so from 20 on the fog is converged;
-    /// 0: no warm-up at all, the first frame shows the fog's first (unconverged) frame
+    /// (all, when fewer) also run the fog's temporal passes, so from 20 on the fog is converged,
+    /// and the last 2 the particle fog's brick passes, so its brick pool is sized for the first
+    /// frame; 0: no warm-up at all, the first frame shows the fog's first (unconverged) frame
     #[arg(long, default_value_t = cli::render::DEFAULT_WARMUP, value_parser = clap::value_parser!(u32).range(0..=100_000))]
     warmup: u32,
     /// Simulated frames per second (each frame steps 1/FPS seconds): above 0, at most 1000.
@@ -526,7 +527,7 @@ fn run_render(a: RenderArgs) -> anyhow::Result<String> {
         fog.push_str(&format!("peak memory (resident): {:.1} MiB\n", peak as f64 / f64::from(1u32 << 20)));
     }
     Ok(format!(
-        "{written}{} on {} at {}x{}, {} frame(s):\n{}wall clock per frame (median, CPU side, submission and any wait for a frame in flight): {:.3} ms\nCPU work per frame (median, the wall clock less the wait for the GPU): {:.3} ms, of which the particle systems' {:.3} ms\n{}",
+        "{written}{} on {} at {}x{}, {} frame(s):\n{}wall clock per frame (median, CPU side, submission and any wait for a frame in flight): {:.3} ms\nCPU work per frame (median, the wall clock less the wait for the GPU): {:.3} ms, of which the particle systems' {:.3} ms\n{}{}",
         report.scene,
         report.device,
         report.width,
@@ -536,6 +537,7 @@ fn run_render(a: RenderArgs) -> anyhow::Result<String> {
         report.frame_wall_ms,
         report.frame_cpu_ms,
         report.systems_cpu_ms,
+        cli::frame_times::summary(&report.per_frame),
         fog.trim_end()
     ))
 }

@@ -65,8 +65,12 @@ fn render_writes_every_frame_and_the_timing_json() {
         assert!(passes.contains(&pass), "{pass} missing from {passes:?}");
     }
     assert!(json["passes"].as_array().expect("passes").iter().all(|p| p["frames"] == 3));
+    let per_frame = json["per_frame"].as_array().expect("per_frame");
+    assert_eq!(per_frame.len(), 3, "one entry per timed frame: {per_frame:?}");
+    assert!(per_frame.iter().all(|f| f["wall_ms"].as_f64().is_some_and(|ms| ms > 0.0)), "{per_frame:?}");
     let table = String::from_utf8_lossy(&run.stdout);
     assert!(table.contains("median ms") && table.contains("fog.froxel_inject"), "{table}");
+    assert!(table.contains("wall clock per frame: median"), "{table}");
 }
 
 #[test]

@@ -112,8 +112,9 @@ pub struct Settings {
     /// beside the frame. Default: `0`. Range: `0..=5`. Cost: none at 0, 4 and 5 (a readback per
     /// written frame); 2 and 3 a small draw per brick in use.
     pub particle_fog_debug: FogDebugMode,
-    /// `RenderVKParticleFogBrickBudgetMB`: GPU memory for density bricks in MiB; systems that do
-    /// not fit keep their billboards. Default: `128`. Range: `16..=2048`.
+    /// `RenderVKParticleFogBrickBudgetMB`: the most GPU memory for density bricks in MiB (the
+    /// brick pool holds what the bricks in use need, up to this); systems that do not fit keep
+    /// their billboards. Default: `128`. Range: `16..=2048`.
     pub particle_fog_brick_budget_mb: u32,
     /// `RenderVKParticleFogVoxelSize`: near-camera voxel edge in metres. Default: `0.075`.
     /// Range: `0.025..=0.25`: at 0.025 m a 16³ brick spans 0.4 m and the default budget covers only

@@ -159,7 +159,7 @@ pub const SETTINGS: &[SettingDesc] = &[
     desc("RenderVKParticleFogDebug", s32s(0, 0, 5),
         "Particle fog debug view: 0 off, 1 tint converted systems, 2 draw brick bounds, 3 tint and bounds, 4 write <scene>_transmittance.png, 5 write <scene>_coverage.png. Not saved.", false),
     desc("RenderVKParticleFogBrickBudgetMB", u32s(128, 16, 2048),
-        "GPU memory for density bricks in MiB; systems that do not fit keep their billboards.", true),
+        "The most GPU memory for density bricks in MiB (the pool holds what the bricks in use need, up to this); systems that do not fit keep their billboards.", true),
     desc("RenderVKParticleFogVoxelSize", f32s(0.075, 0.025, 0.25),
         "Near-camera voxel edge in metres; halving it costs 8x the brick memory for the same volume.", true),
     desc("RenderVKParticleFogRange", f32s(64.0, 8.0, 256.0),

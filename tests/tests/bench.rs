@@ -82,7 +82,9 @@ fn check_run(run: &Value, fog_on: bool) {
         assert!(own.iter().any(|n| *n == "fog.brick_march") && own.iter().any(|n| *n == "fog.brick_splat"));
         let fog = &run["fog"];
         assert!(fog["carriers"].as_u64().is_some_and(|c| c > 0), "carriers: {fog}");
-        assert!(num(&fog["brick_bytes_used"]) <= num(&fog["brick_bytes_budget"]));
+        let (used, allocated) = (num(&fog["brick_bytes_used"]), num(&fog["brick_bytes_allocated"]));
+        assert!(used > 0.0 && used <= allocated && allocated <= num(&fog["brick_bytes_budget"]), "{fog}");
+        assert!(num(&fog["bricks_used"]) <= num(&fog["bricks_allocated"]), "{fog}");
         assert_eq!(run["settings"]["RenderVKParticleFog"].as_str(), Some("true"));
     } else {
         assert!(own.is_empty(), "toggle off, yet {own:?}");

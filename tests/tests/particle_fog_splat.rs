@@ -58,7 +58,7 @@ fn splat_on_gpu(
     source_buf.write(0, bytemuck::cast_slice(&sources));
     let key = PoolKey { voxel_size_m: voxel, budget_bytes: budget_mb << 20, max_sources: 4 };
     let mut pf = ParticleFog::new(gpu, key)?;
-    pf.prepare(camera, current);
+    pf.prepare(gpu, camera, current);
     gpu.submit(|rec| {
         pf.record(rec, &particles, &source_buf);
         Ok(())

@@ -5,7 +5,8 @@
 //! `OUT/<run>/`), then the sweeps ([`super::bench_sweep`], toggle on), and reports per-pass GPU
 //! medians (min, max), the particle fog's and the billboards' totals
 //! ([`super::bench_report`]), the frame's GPU total, the CPU work per frame (wall clock less the
-//! wait for the GPU), brick memory and carriers: a table on stdout and, with `--json`, a file
+//! wait for the GPU), brick memory (used / allocated / budget) and carriers: a table on stdout
+//! and, with `--json`, a file
 //! with the device, driver, commit and settings.
 
 use std::collections::BTreeMap;
@@ -92,7 +93,8 @@ pub struct BenchRun {
     pub systems_cpu_ms: f64,
     /// Live particles after the last frame.
     pub particles_live: Option<u32>,
-    /// The particle fog's statistics in the last frame (carriers, brick memory and budget).
+    /// The particle fog's statistics in the last frame (carriers, brick memory used, allocated and
+    /// budgeted).
     pub fog: Option<FogStats>,
     /// Features a device error turned off.
     pub features_off: Vec<FeatureOff>,
@@ -341,6 +343,7 @@ pub fn figures(run: &BenchRun) -> Figures {
         systems_cpu_ms: run.systems_cpu_ms,
         carriers: run.fog.as_ref().map_or(0, |f| f.carriers),
         brick_bytes_used: run.fog.as_ref().map_or(0, |f| f.brick_bytes_used),
+        brick_bytes_allocated: run.fog.as_ref().map_or(0, |f| f.brick_bytes_allocated),
     }
 }
 

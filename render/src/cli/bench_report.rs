@@ -114,6 +114,8 @@ pub struct Ratios {
     pub carriers: Option<f64>,
     /// Brick memory in use.
     pub brick_bytes_used: Option<f64>,
+    /// Brick memory allocated.
+    pub brick_bytes_allocated: Option<f64>,
     /// Each pass present in both points, by name.
     pub passes: BTreeMap<String, Option<f64>>,
 }
@@ -135,6 +137,8 @@ pub struct Figures {
     pub carriers: u32,
     /// Brick memory in use, bytes.
     pub brick_bytes_used: u64,
+    /// Brick memory allocated, bytes.
+    pub brick_bytes_allocated: u64,
 }
 
 /// `this` relative to `first` (figures and per-pass medians).
@@ -155,6 +159,7 @@ pub fn ratios(this: (&Figures, &[PassTiming]), first: (&Figures, &[PassTiming]))
         systems_cpu: ratio(a.systems_cpu_ms, b.systems_cpu_ms),
         carriers: ratio(f64::from(a.carriers), f64::from(b.carriers)),
         brick_bytes_used: ratio(a.brick_bytes_used as f64, b.brick_bytes_used as f64),
+        brick_bytes_allocated: ratio(a.brick_bytes_allocated as f64, b.brick_bytes_allocated as f64),
         passes,
     }
 }

@@ -57,7 +57,7 @@ fn pass_pairs(off: &[PassTiming], on: &[PassTiming]) -> String {
 /// A sweep: each point's figures and their ratios to the first point.
 fn sweep_table(s: &SweepReport) -> String {
     let mut out = format!(
-        "\nsweep {} (RenderVKParticleFog on), ms and ratio to the first point:\n{:<10}  {:>16}  {:>16}  {:>16}  {:>16}  {:>16}  {:>16}  {:>14}  {:>14}\n",
+        "\nsweep {} (RenderVKParticleFog on), ms and ratio to the first point:\n{:<10}  {:>16}  {:>16}  {:>16}  {:>16}  {:>16}  {:>16}  {:>14}  {:>14}  {:>14}\n",
         s.sweep,
         "point",
         "frame GPU",
@@ -67,7 +67,8 @@ fn sweep_table(s: &SweepReport) -> String {
         "CPU",
         "systems CPU",
         "carriers",
-        "brick MiB"
+        "brick MiB used",
+        "allocated"
     );
     for p in &s.points {
         let f = super::bench::figures(&p.run);
@@ -76,7 +77,7 @@ fn sweep_table(s: &SweepReport) -> String {
             format!("{ms:.3} {:>6}", ratio_text(p.ratios.passes.get(name).copied().flatten()))
         };
         out += &format!(
-            "{:<10}  {:>16}  {:>16}  {:>16}  {:>16}  {:>16}  {:>16}  {:>14}  {:>14}\n",
+            "{:<10}  {:>16}  {:>16}  {:>16}  {:>16}  {:>16}  {:>16}  {:>14}  {:>14}  {:>14}\n",
             p.value,
             format!("{:.3} {:>6}", f.frame_gpu_ms, ratio_text(p.ratios.frame_gpu)),
             format!("{:.3} {:>6}", f.particle_fog_ms, ratio_text(p.ratios.particle_fog)),
@@ -86,16 +87,17 @@ fn sweep_table(s: &SweepReport) -> String {
             format!("{:.3} {:>6}", f.systems_cpu_ms, ratio_text(p.ratios.systems_cpu)),
             format!("{} {:>6}", f.carriers, ratio_text(p.ratios.carriers)),
             format!("{:.1} {:>6}", mib(f.brick_bytes_used), ratio_text(p.ratios.brick_bytes_used)),
+            format!("{:.1} {:>6}", mib(f.brick_bytes_allocated), ratio_text(p.ratios.brick_bytes_allocated)),
         );
     }
     out
 }
 
-/// One line per run: GPU totals, CPU work, particles, bricks.
+/// One line per run: GPU totals, CPU work, particles, brick memory used / allocated / budget.
 fn summary(runs: &[BenchRun]) -> String {
     let width = runs.iter().map(|r| r.label.len()).max().unwrap_or(3).max(3);
     let mut out = format!(
-        "{:<width$}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>8}  {:>8}  {:>16}\n",
+        "{:<width$}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>9}  {:>8}  {:>8}  {:>22}\n",
         "run",
         "frame GPU",
         "part. fog",
@@ -105,12 +107,18 @@ fn summary(runs: &[BenchRun]) -> String {
         "wall",
         "live",
         "carriers",
-        "bricks MiB/budget"
+        "brick MiB used/alloc/budget"
     );
     for r in runs {
-        let (used, budget) = r.fog.as_ref().map_or((0, 0), |f| (f.brick_bytes_used, f.brick_bytes_budget));
+        let bricks = r.fog.as_ref().map_or_else(
+            || "-".to_owned(),
+            |f| {
+                let used = mib(f.brick_bytes_used);
+                format!("{used:.1}/{:.1}/{:.1}", mib(f.brick_bytes_allocated), mib(f.brick_bytes_budget))
+            },
+        );
         out += &format!(
-            "{:<width$}  {:>9.3}  {:>9.3}  {:>9.3}  {:>9.3}  {:>9.3}  {:>9.3}  {:>8}  {:>8}  {:>16}\n",
+            "{:<width$}  {:>9.3}  {:>9.3}  {:>9.3}  {:>9.3}  {:>9.3}  {:>9.3}  {:>8}  {:>8}  {:>22}\n",
             r.label,
             r.frame_gpu_ms,
             r.particle_fog_ms.total_ms,
@@ -120,9 +128,9 @@ fn summary(runs: &[BenchRun]) -> String {
             r.frame_wall_ms,
             r.particles_live.map_or_else(|| "-".into(), |n| n.to_string()),
             r.fog.as_ref().map_or(0, |f| f.carriers),
-            format!("{:.1}/{:.1}", mib(used), mib(budget)),
+            bricks,
         );
     }
-    out += "GPU figures: per-pass medians over the timed frames, totals summed from them; CPU: a frame's wall clock less its wait for the GPU; sys. CPU: its particle systems' share (sources, classification, emitter constants, fog sources).\n";
+    out += "GPU figures: per-pass medians over the timed frames, totals summed from them; CPU: a frame's wall clock less its wait for the GPU; sys. CPU: its particle systems' share (sources, classification, emitter constants, fog sources); brick MiB: in use / allocated by the pool / the budget, in the last frame.\n";
     out
 }

@@ -6,6 +6,7 @@ pub mod bench_sweep;
 pub mod bench_table;
 pub mod classify;
 pub mod devices;
+pub mod frame_times;
 pub mod lsl;
 pub mod memory;
 pub mod out_dir;

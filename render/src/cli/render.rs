@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::frame_times::FrameTiming;
 use super::progress::Progress;
 use crate::frame::features::FeatureOff;
 use crate::frame::HostRenderer;
@@ -31,7 +32,8 @@ pub struct RenderJob {
     pub frames: u32,
     /// Frames of particle simulation before them (nothing drawn, written or timed); the last
     /// [`FOG_WARMUP_FRAMES`] of them (all, when there are fewer) also run the fog's temporal
-    /// passes, so from [`DEFAULT_WARMUP`] frames on the first written frame shows converged fog.
+    /// passes, so from [`DEFAULT_WARMUP`] frames on the first written frame shows converged fog,
+    /// and the last [`BRICK_WARMUP_FRAMES`] the brick passes, so the brick pool is sized for it.
     /// 0: none, the first written frame is the fog's first.
     pub warmup: u32,
     /// Simulated frames per second (time step between frames).
@@ -56,6 +58,11 @@ pub struct RenderJob {
 /// Frames of the fog's temporal passes before the first written frame: with the default history
 /// weight 0.9 the fog then holds about ten frames of jittered samples, as in steady use.
 pub const FOG_WARMUP_FRAMES: u32 = 20;
+
+/// Warm-up frames at the end that also run the particle fog's brick passes: the first finds the
+/// bricks the scene wants, the second runs with the brick pool sized for them, so the timed frames
+/// start with it ([`HostRenderer::warm_bricks`]).
+pub const BRICK_WARMUP_FRAMES: u32 = 2;
 
 /// `render --warmup` when not given: enough frames for the fog to converge.
 pub const DEFAULT_WARMUP: u32 = FOG_WARMUP_FRAMES;
@@ -93,6 +100,9 @@ pub struct TimingReport {
     /// ([`HostRenderer::systems_cpu`]: sources, classification, emitter constants, fog sources):
     /// the part of `frame_cpu_ms` that grows with the systems.
     pub systems_cpu_ms: f64,
+    /// Each timed frame: wall clock, CPU work, GPU time, the brick pool's slots
+    /// ([`super::frame_times`]).
+    pub per_frame: Vec<FrameTiming>,
     /// Live particles after the last frame, every system together (absent without particles).
     pub particles_live: Option<u32>,
     /// The particle fog in the last frame (absent while `RenderVKParticleFog` is off or nothing
@@ -232,6 +242,7 @@ pub fn run_after(
     let mut wall_ms = Vec::with_capacity(job.frames as usize);
     let mut cpu_ms = Vec::with_capacity(job.frames as usize);
     let mut systems_cpu_ms = Vec::with_capacity(job.frames as usize);
+    let mut slots = Vec::with_capacity(job.frames as usize);
     for frame in 0..job.frames {
         let t = (job.warmup + frame) as f32 / job.fps;
         let (started, waited) = (std::time::Instant::now(), gpu.waited());
@@ -240,6 +251,7 @@ pub fn run_after(
         wall_ms.push(wall.as_secs_f64() * 1e3);
         cpu_ms.push(wall.saturating_sub(gpu.waited() - waited).as_secs_f64() * 1e3);
         systems_cpu_ms.push(renderer.systems_cpu.as_secs_f64() * 1e3);
+        slots.push(renderer.fog.bricks.as_ref().map(|pf| pf.pool.capacity));
         let last = frame + 1 == job.frames;
         if !job.last_only || last {
             write_frame(&mut gpu, &renderer, &settings, &job.out.join(frame_name(job, &stem, frame)))?;
@@ -249,6 +261,9 @@ pub fn run_after(
     progress.end();
     // The frames still in flight: their timestamps and counters belong to the report.
     gpu.wait_frames()?;
+    if let Some(pf) = renderer.fog.bricks.as_mut() {
+        pf.finish_frame(&gpu);
+    }
     if let Some(dir) = &job.export_density {
         export_density(&mut gpu, &renderer, &scene, &settings, (job, &stem), dir)?;
     }
@@ -264,6 +279,15 @@ pub fn run_after(
         "validation errors: {:?}",
         gpu.canary().drain()
     );
+    let gpu_ms = gpu.profiler.frame_totals();
+    let per_frame = (0..wall_ms.len())
+        .map(|i| FrameTiming {
+            wall_ms: wall_ms[i],
+            cpu_ms: cpu_ms[i],
+            gpu_ms: (gpu_ms.len() == wall_ms.len()).then(|| gpu_ms[i]),
+            bricks_allocated: slots[i],
+        })
+        .collect();
     let report = TimingReport {
         scene: job.scene.display().to_string(),
         device: format!("{} ({})", gpu.info().name, gpu.info().driver),
@@ -277,6 +301,7 @@ pub fn run_after(
         frame_wall_ms: median(&mut wall_ms),
         frame_cpu_ms: median(&mut cpu_ms),
         systems_cpu_ms: median(&mut systems_cpu_ms),
+        per_frame,
         particles_live,
         fog: renderer.fog_stats(&gpu),
         features_off: renderer.features_off.list().to_vec(),
@@ -337,8 +362,8 @@ pub(crate) fn write_frame(
 }
 
 /// The warm-up: `job.warmup` frames of particle simulation, the last [`FOG_WARMUP_FRAMES`] of
-/// them (all, when there are fewer) also running the fog's temporal passes; progress named
-/// `name` ([`Progress`]).
+/// them (all, when there are fewer) also running the fog's temporal passes and the last
+/// [`BRICK_WARMUP_FRAMES`] the particle fog's brick passes; progress named `name` ([`Progress`]).
 pub(crate) fn warm_up(
     renderer: &mut HostRenderer,
     (gpu, world): (&mut Gpu, &mut World),
@@ -350,6 +375,9 @@ pub(crate) fn warm_up(
     for frame in 0..job.warmup {
         let t = frame as f32 / job.fps;
         renderer.simulate(gpu, scene, settings, t)?;
+        if frame + BRICK_WARMUP_FRAMES >= job.warmup {
+            renderer.warm_bricks(gpu)?;
+        }
         if frame + FOG_WARMUP_FRAMES >= job.warmup {
             renderer.warm_fog(gpu, world, scene, settings, t)?;
         }
@@ -483,7 +511,7 @@ pub fn format_fog(f: &FogStats) -> String {
         if f.mass_expected_m2 > 0.0 { 100.0 * (f.mass_splatted_m2 / f.mass_expected_m2 - 1.0) } else { 0.0 };
     format!(
         "particle fog: {} system(s) converted, {} demoted; {} carriers ({} poisoned, {} too large)\n\
-         bricks: {} used of {} ({:.1} MiB of {:.1} MiB budget, {:.1} MiB allocated), {} requested, {} failed, {} evicted\n\
+         bricks used / allocated / budget: {} / {} / {} ({:.1} / {:.1} / {:.1} MiB), {} requested, {} failed, {} evicted\n\
          mass: {:.4} m2 expected, {:.4} m2 splatted ({:+.3} %), {:.4} m2 clipped\n{}",
         f.systems_converted,
         f.systems_demoted,
@@ -491,10 +519,11 @@ pub fn format_fog(f: &FogStats) -> String {
         f.carriers_poisoned,
         f.carriers_too_large,
         f.bricks_used,
+        f.bricks_allocated,
         f.bricks_budget,
         mib(f.brick_bytes_used),
-        mib(f.brick_bytes_budget),
         mib(f.brick_bytes_allocated),
+        mib(f.brick_bytes_budget),
         f.bricks_requested,
         f.alloc_failures,
         f.evictions,

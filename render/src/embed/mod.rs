@@ -350,8 +350,8 @@ impl FogContext {
     }
 
     /// The CPU half of a frame: classification and cross-fades, the emitters' bursts, the brick
-    /// pool made, remade (voxel size, budget) or dropped (toggle off) for the settings. Call once
-    /// per frame before [`FogContext::record`].
+    /// pool made, remade (voxel size, budget, or another size for the bricks in use) or dropped
+    /// (toggle off) for the settings. Call once per frame before [`FogContext::record`].
     pub fn update(&mut self, frame: &FrameUpdate<'_>) -> Result<()> {
         let cam = &frame.camera;
         let finite = cam.view_from_world.is_finite() && cam.clip_from_view.is_finite();
@@ -393,7 +393,7 @@ impl FogContext {
             let divisor = march_divisor(self.size.1, settings.particle_fog_march_divisor);
             self.march.set_divisor(&self.gpu, self.size, divisor)?;
             if let Some(pf) = self.bricks.as_mut() {
-                pf.prepare(inputs.camera_pos, 1 - self.pool.current_list());
+                pf.prepare(&self.gpu, inputs.camera_pos, 1 - self.pool.current_list());
             }
         } else {
             self.bricks = None;

@@ -49,8 +49,8 @@ pub struct FrameFog {
     bounds: BrickBoundsPass,
     /// The froxel fog's resources (made on first use, remade when the grid settings change).
     pub froxel: Option<FroxelFog>,
-    /// The particle fog's bricks (made while `RenderVKParticleFog` is on and a system converts;
-    /// dropped, with all their memory, when it is switched off).
+    /// The particle fog's bricks (made while `RenderVKParticleFog` is on and a system converts,
+    /// sized to the bricks in use; dropped, with all their memory, when it is switched off).
     pub bricks: Option<ParticleFog>,
 }
 
@@ -97,7 +97,8 @@ impl FrameFog {
         Ok(())
     }
 
-    /// Makes, remakes (voxel size or budget changed) or drops the brick pool for these settings
+    /// Makes, remakes (voxel size or budget changed; or, in [`ParticleFog::prepare`], another size
+    /// for the bricks in use) or drops the brick pool for these settings
     /// (`converted`: systems that become fog; `max_sources`: the particle pool's) and writes its
     /// constants for the list the update of `particles` is about to fill.
     pub fn prepare_bricks(
@@ -120,7 +121,7 @@ impl FrameFog {
         self.march.set_divisor(gpu, self.size, divisor)?;
         if let Some(pf) = self.bricks.as_mut() {
             // The splat reads the list the update is about to fill.
-            pf.prepare(camera, 1 - particles.current_list());
+            pf.prepare(gpu, camera, 1 - particles.current_list());
         }
         Ok(())
     }

@@ -357,6 +357,22 @@ impl HostRenderer {
         Ok(())
     }
 
+    /// Runs the particle fog's brick passes over the particles [`HostRenderer::simulate`] just
+    /// advanced, waits, and reads their counters: a warm-up that sizes the brick pool for the next
+    /// [`HostRenderer::render`] ([`crate::particle_fog::sizing`]); nothing without bricks.
+    pub fn warm_bricks(&mut self, gpu: &mut Gpu) -> Result<()> {
+        let (Some(sp), Some(_)) = (self.particles.as_ref(), self.fog.bricks.as_ref()) else { return Ok(()) };
+        let fog = &mut self.fog;
+        gpu.submit(|rec| {
+            fog.record_bricks(rec, &sp.pool, &sp.fog_sources);
+            Ok(())
+        })?;
+        if let Some(pf) = self.fog.bricks.as_mut() {
+            pf.finish_frame(gpu);
+        }
+        Ok(())
+    }
+
     /// The froxel fog for this frame: none for particles-only frames or once a device error
     /// turned it off ([`features`]).
     fn prepare_froxel(

@@ -4,6 +4,8 @@
 //!
 //! - [`systems`]: which systems convert and by how much (classifier, range fade, demotion).
 //! - [`pool`]: the brick pool's resources within the budget and the device's limits.
+//! - [`sizing`]: how many bricks the pool holds: grown and shrunk with the bricks the GPU reports
+//!   wanting, up to the budget.
 //! - [`stats`]: the frame's counts (carriers, bricks, mass expected and splatted).
 //! - [`export`]: the density field read back, as the march samples it, and its files.
 //!
@@ -11,19 +13,29 @@
 //! `fog.brick_age` -> `fog.brick_mark` -> `fog.brick_alloc` ([`crate::passes::brick_alloc`]) ->
 //! `fog.brick_splat` -> `fog.brick_splat.wide` -> `fog.brick_resolve` -> `fog.brick_clear`
 //! ([`crate::passes::brick_splat`]),
-//! and copies the counters back for [`stats::FogStats`] and the next frame's demotion, and each
-//! source's bricks (`fog.bricks.system_bricks`) for [`ParticleFog::bricks_by_source`].
+//! and copies the counters back for [`stats::FogStats`], the pool's size and the next frame's
+//! demotion, and each source's bricks (`fog.bricks.system_bricks`) for
+//! [`ParticleFog::bricks_by_source`].
+//!
+//! The pool starts at [`sizing::MIN_POOL_SLOTS`] slots and is remade at the size
+//! [`sizing::PoolSizing`] asks for before the next frame is recorded ([`ParticleFog::prepare`]);
+//! the old one goes to the retire queue and is destroyed once the frames in flight that use it
+//! have completed (until then both are held). Systems are demoted only when the budget's slots are
+//! exhausted (or a pool of more could not be allocated), never for a pool still growing.
 
 pub mod export;
 pub mod pool;
+pub mod sizing;
 pub mod stats;
 pub mod systems;
+
+use std::collections::VecDeque;
 
 use fog::bricks::BrickLayout;
 use glam::Vec3;
 use settings::Settings;
 
-use crate::error::Result;
+use crate::error::{RenderError, Result};
 use crate::gpu_types::BrickUniform;
 use crate::particles_gpu::GpuParticles;
 use crate::passes::brick_alloc::{AllocSizes, BrickAllocPasses};
@@ -32,7 +44,8 @@ use crate::vk::context::Gpu;
 use crate::vk::readback_ring::ReadbackRing;
 use crate::vk::recorder::{Access, Recorder, Use};
 use crate::vk::resource::Buffer;
-use pool::BrickPool;
+use pool::{BrickPool, PoolShape, BYTES_PER_SLOT, MIN_SLOTS};
+use sizing::{Demand, PoolSizing};
 use stats::FogStats;
 use systems::BrickPressure;
 
@@ -61,28 +74,56 @@ impl PoolKey {
     }
 }
 
+/// Recorded frames whose pool [`ParticleFog`] remembers (more than the readbacks look back).
+const FRAMES_REMEMBERED: usize = 16;
+
 /// The particle fog's GPU state for one scene.
 pub struct ParticleFog {
     /// What it was made for.
     pub key: PoolKey,
     /// The bricks.
     pub pool: BrickPool,
+    /// When the pool grows and shrinks.
+    pub sizing: PoolSizing,
     alloc: BrickAllocPasses,
     splat: BrickSplatPasses,
-    /// Per frame slot, the counters after that slot's frame.
+    /// Per frame slot, the counters after that slot's frame (tagged with its frame number).
     readback: ReadbackRing,
     /// Per frame slot, each source's bricks after that slot's frame.
     system_readback: ReadbackRing,
     frame: u32,
     pressure: BrickPressure,
+    /// Slots the budget buys.
+    budget_slots: u32,
+    /// The most slots the pool may grow to: the budget's, or fewer once a larger pool could not
+    /// be allocated.
+    ceiling: u32,
+    /// The size the next [`ParticleFog::prepare`] remakes the pool at.
+    resize_to: Option<u32>,
+    /// The pool each recorded frame ran with: (frame, slots, bytes allocated), newest last.
+    ran_with: VecDeque<(u32, u32, u64)>,
+    /// Requests that found no free slot in the last completed frame (the age pass then keeps
+    /// unused bricks for one frame only).
+    last_failures: u32,
     /// The last rendered frame's counts (systems counted by the caller).
     pub stats: FogStats,
 }
 
 impl ParticleFog {
-    /// Creates the pool and passes for `key`.
+    /// Creates the passes and the least pool ([`sizing::MIN_POOL_SLOTS`], or the budget's slots
+    /// when fewer) for `key`, or an error when the budget buys under [`MIN_SLOTS`] bricks.
     pub fn new(gpu: &Gpu, key: PoolKey) -> Result<ParticleFog> {
-        let mut pool = BrickPool::new(gpu, key.budget_bytes, key.max_sources)?;
+        let budget_slots = pool::budget_slots(gpu, key.budget_bytes, key.max_sources);
+        if budget_slots < MIN_SLOTS {
+            return Err(RenderError::Unsupported(format!(
+                "particle fog: a brick budget of {} bytes holds {budget_slots} bricks on this device \
+                 (each costs {BYTES_PER_SLOT} bytes, at least {MIN_SLOTS} needed)",
+                key.budget_bytes
+            )));
+        }
+        let slots = sizing::target_slots(0, budget_slots);
+        let shape = PoolShape { slots, max_requests: budget_slots, max_sources: key.max_sources };
+        let mut pool = BrickPool::new(gpu, shape)?;
         pool.initialise();
         let readback =
             ReadbackRing::new(gpu, "fog.bricks.counters.readback", (stats::words::COUNT * 4) as u64)?;
@@ -91,12 +132,18 @@ impl ParticleFog {
         Ok(ParticleFog {
             key,
             pool,
+            sizing: PoolSizing::default(),
             alloc: BrickAllocPasses::new(gpu)?,
             splat: BrickSplatPasses::new(gpu)?,
             readback,
             system_readback,
             frame: 0,
             pressure: BrickPressure::default(),
+            budget_slots,
+            ceiling: budget_slots,
+            resize_to: None,
+            ran_with: VecDeque::with_capacity(FRAMES_REMEMBERED),
+            last_failures: 0,
             stats: FogStats::default(),
         })
     }
@@ -111,9 +158,13 @@ impl ParticleFog {
         self.pressure
     }
 
-    /// Writes this frame's constants: windows around `camera`, the particles in alive list
-    /// `alive_list` (after the update).
-    pub fn prepare(&mut self, camera: Vec3, alive_list: usize) {
+    /// Remakes the pool at the size the last completed frames asked for, if any, then writes this
+    /// frame's constants: windows around `camera`, the particles in alive list `alive_list` (after
+    /// the update).
+    pub fn prepare(&mut self, gpu: &Gpu, camera: Vec3, alive_list: usize) {
+        if let Some(slots) = self.resize_to.take() {
+            self.resize(gpu, slots);
+        }
         self.frame = self.frame.wrapping_add(1);
         let layout = BrickLayout::new(self.key.voxel_size_m, camera);
         let o = |l: usize| {
@@ -121,7 +172,7 @@ impl ParticleFog {
             [v.x, v.y, v.z, 0]
         };
         let p = &self.pool;
-        let pressure = self.pressure.failures > 0;
+        let pressure = self.last_failures > 0;
         let constants = BrickUniform {
             origin0: o(0),
             origin1: o(1),
@@ -159,7 +210,12 @@ impl ParticleFog {
         let sizes = AllocSizes { slots: p.capacity, particles: capacity, requests: p.max_requests };
         self.alloc.record(rec, &bindings, sizes);
         self.splat.record(rec, &bindings, (&p.counters, &p.dispatch), capacity);
-        let (counters, systems) = (self.readback.target(rec), self.system_readback.target(rec));
+        if self.ran_with.len() == FRAMES_REMEMBERED {
+            self.ran_with.pop_front();
+        }
+        self.ran_with.push_back((self.frame, p.capacity, p.bytes_allocated));
+        let counters = self.readback.target_tagged(rec, self.frame);
+        let systems = self.system_readback.target(rec);
         let copy = [
             Use::Buffer(&p.counters, Access::TransferRead),
             Use::Buffer(counters, Access::TransferWrite),
@@ -174,19 +230,61 @@ impl ParticleFog {
     }
 
     /// Reads the counters of the newest completed frame (the one just submitted, for submissions
-    /// that wait) into [`Self::stats`] and the next frame's pressure; nothing when no frame
-    /// completed since the last call.
+    /// that wait) into [`Self::stats`], the next frame's pressure and the pool's next size;
+    /// nothing when no frame completed since the last call.
     pub fn finish_frame(&mut self, gpu: &Gpu) {
-        let Some((bytes, _)) = self.readback.take_latest(gpu) else { return };
+        let Some((bytes, frame)) = self.readback.take_latest(gpu) else { return };
         let words: &[u32] = bytemuck::cast_slice(&bytes);
+        let (slots, allocated) = self
+            .ran_with
+            .iter()
+            .find(|r| r.0 == frame)
+            .map_or((self.pool.capacity, self.pool.bytes_allocated), |r| (r.1, r.2));
         let mut s = FogStats::from_counters(words, self.key.voxel_size_m);
-        s.bricks_budget = self.pool.capacity;
-        s.brick_bytes_used = u64::from(s.bricks_used) * pool::BYTES_PER_SLOT;
+        s.frame = frame;
+        s.bricks_allocated = slots;
+        s.bricks_budget = self.budget_slots;
+        s.brick_bytes_used = u64::from(s.bricks_used) * BYTES_PER_SLOT;
+        s.brick_bytes_allocated = allocated;
         s.brick_bytes_budget = self.key.budget_bytes;
-        s.brick_bytes_allocated = self.pool.bytes_allocated;
-        self.pressure =
-            BrickPressure { used: s.bricks_used, capacity: self.pool.capacity, failures: s.alloc_failures };
+        self.pressure = budget_pressure(&s, self.ceiling);
+        self.last_failures = s.alloc_failures;
+        let demand = Demand { used: s.bricks_used, failed: s.alloc_failures };
+        let p = &self.pool;
+        // The pool's own figure at its size, the device's requirements at others.
+        let bytes_of = |slots| {
+            if slots == p.capacity {
+                p.bytes_allocated
+            } else {
+                pool::pool_memory(gpu, PoolShape { slots, ..p.shape() })
+            }
+        };
+        if let Some(n) = self.sizing.observe(demand, self.pool.capacity, self.ceiling, bytes_of) {
+            self.resize_to = Some(n);
+        }
         self.stats = s;
+    }
+
+    /// Remakes the pool with `slots` slots (the old one is retired behind the frames in flight);
+    /// when that cannot be allocated, keeps it and grows no further than its size.
+    fn resize(&mut self, gpu: &Gpu, slots: u32) {
+        let shape = PoolShape { slots, ..self.pool.shape() };
+        match BrickPool::new(gpu, shape) {
+            Ok(mut pool) => {
+                pool.initialise();
+                self.pool = pool;
+            }
+            Err(e) => {
+                let kept = self.pool.capacity;
+                if slots > kept {
+                    self.ceiling = kept;
+                }
+                tracing::warn!(
+                    "particle fog: the brick pool stays at {kept} bricks, {slots} could not be made ({e}); \
+                     systems that do not fit are demoted"
+                );
+            }
+        }
     }
 
     /// The newest completed frame's bricks by source id (a brick two sources share counts for
@@ -197,9 +295,35 @@ impl ParticleFog {
     }
 }
 
+/// A completed frame's brick use as the demotion reads it: against `ceiling`, the slots the pool
+/// may grow to, with its failed requests counted only when that frame's pool already had them
+/// all (a pool still growing is not the budget exhausted).
+fn budget_pressure(s: &FogStats, ceiling: u32) -> BrickPressure {
+    let exhausted = s.bricks_allocated >= ceiling;
+    BrickPressure {
+        used: s.bricks_used,
+        capacity: ceiling,
+        failures: if exhausted { s.alloc_failures } else { 0 },
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::stats::words;
+    use super::stats::{words, FogStats};
+
+    #[test]
+    fn failed_requests_of_a_growing_pool_are_not_budget_pressure() {
+        let frame = |allocated, failures| FogStats {
+            bricks_used: allocated,
+            bricks_allocated: allocated,
+            alloc_failures: failures,
+            ..FogStats::default()
+        };
+        let growing = super::budget_pressure(&frame(128, 500), 7000);
+        assert_eq!((growing.used, growing.capacity, growing.failures), (128, 7000, 0));
+        let full = super::budget_pressure(&frame(7000, 500), 7000);
+        assert_eq!((full.used, full.capacity, full.failures), (7000, 7000, 500));
+    }
 
     /// `const <type> NAME = VALUE;` lines of a GLSL source, as (NAME, VALUE text).
     fn glsl_consts(src: &str) -> Vec<(String, String)> {

@@ -1,5 +1,6 @@
 //! The brick pool on the GPU: page tables, slot bookkeeping, the fixed-point accumulators and the
-//! sampled atlas, sized to `RenderVKParticleFogBrickBudgetMB` and the device's limits.
+//! sampled atlas, for a number of slots that [`super::sizing`] chooses within
+//! `RenderVKParticleFogBrickBudgetMB` and the device's limits.
 //!
 //! Resources (named `fog.bricks.<what>`; bindings in `shaders/bricks.glsl`):
 //! - `constants` ([`BrickUniform`]), `sources` (one [`crate::gpu_types::GpuFogSource`] per source,
@@ -19,13 +20,21 @@
 //!   scatters toward the camera, written by `fog.brick_light`): 10³ voxels per slot (the interior
 //!   and a one-voxel apron), slots laid out in a 3D grid of bricks.
 //!
-//! The first contents (every slot free, the dispatches' constant parts) are staged and the
-//! accumulators zeroed in the first frame that uses the pool, so making a pool (the toggle, a new
-//! voxel size or budget) submits nothing and waits for nothing.
+//! Only the slot bookkeeping (`slot_key`, `slot_frame`, `free_list`) outlives a frame: every brick
+//! in use is splatted, resolved and lit again each frame from the carriers. So a pool of another
+//! size is a fresh pool: its first contents (the free list holding every slot, the dispatches'
+//! constant parts) are staged, and its keys freed and accumulators zeroed, in the first frame that
+//! uses it, inside that frame's command buffer, so making a pool (the toggle, a new voxel size or
+//! budget, a resize) submits nothing and waits for nothing; that frame requests its bricks afresh.
 //!
-//! Memory: everything above counts against the budget; the slot count is what remains after the
-//! fixed tables, divided by [`BYTES_PER_SLOT`], and is also capped so that no storage buffer
-//! exceeds `maxStorageBufferRange` and no atlas side exceeds `maxImageDimension3D`.
+//! Memory: the request list holds as many entries as the budget has slots, whatever the pool's
+//! size, so the bricks a frame wants are counted in full up to the budget (and the wide kernels'
+//! list does not shrink with the pool). [`slot_capacity`] is the most slots the budget buys by
+//! this layout ([`pool_bytes`]): what remains after the fixed tables, divided by
+//! [`BYTES_PER_SLOT`], also capped so that no storage buffer exceeds `maxStorageBufferRange` and
+//! no atlas side exceeds `maxImageDimension3D`; [`budget_slots`] lowers it until the device's own
+//! figure ([`pool_memory`], its memory requirements: a driver may pad the 3D atlases) fits the
+//! budget. [`BrickPool::bytes_allocated`] is what the allocator gave the pool's resources.
 
 use ash::vk;
 use fog::bricks::{BRICK_CELLS, BRICK_STORED, PAGE_ENTRIES};
@@ -46,8 +55,8 @@ const ACCUM_BYTES: u64 = (BRICK_CELLS as u64 + fog::splat::TINT_WORDS as u64) * 
 const STORED_VOXELS: u64 = (BRICK_STORED * BRICK_STORED * BRICK_STORED) as u64;
 /// Bytes of one voxel across the atlases: density (R32F), tint (RGBA8) and light (RGBA16F).
 const ATLAS_VOXEL_BYTES: u64 = 4 + 4 + 8;
-/// Bytes one slot costs: accumulators, atlas texels, key, frame, used-list entry, request entry
-/// and peak.
+/// Bytes one slot costs: accumulators, atlas texels, key, frame, free-list entry, used-list entry
+/// and peak, and the request-list entry the budget keeps for it.
 pub const BYTES_PER_SLOT: u64 = ACCUM_BYTES + STORED_VOXELS * ATLAS_VOXEL_BYTES + 16 + WORD * 5;
 /// Bytes of the tables every pool has whatever its size (page table, counters, constants).
 pub const FIXED_BYTES: u64 = PAGE_ENTRIES as u64 * WORD + COUNTER_WORDS as u64 * WORD * 2 + 256;
@@ -57,29 +66,42 @@ pub const LIGHT_GROUPS_PER_BRICK: u32 = 8;
 /// The smallest useful pool.
 pub const MIN_SLOTS: u32 = 8;
 
-/// Bytes a pool of `slots` slots and `max_sources` sources allocates: the fixed tables, the
-/// per-slot buffers and the atlas (whose grid of bricks may round `slots` up).
-pub fn pool_bytes(slots: u32, max_sources: u32) -> u64 {
-    let [x, y, z] = atlas_bricks(slots);
+/// What a pool is made with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PoolShape {
+    /// Slots (bricks the pool holds at once).
+    pub slots: u32,
+    /// Entries of the request list: the slots the budget buys.
+    pub max_requests: u32,
+    /// Sources the particle pool holds.
+    pub max_sources: u32,
+}
+
+/// Bytes a pool of `shape` allocates by this layout: the fixed tables, the per-slot buffers, the
+/// request list and the atlas (whose grid of bricks may round the slots up).
+pub fn pool_bytes(shape: PoolShape) -> u64 {
+    let [x, y, z] = atlas_bricks(shape.slots);
     let atlas_slots = u64::from(x) * u64::from(y) * u64::from(z);
-    let per_slot_buffers = BYTES_PER_SLOT - STORED_VOXELS * ATLAS_VOXEL_BYTES;
+    let per_slot_buffers = BYTES_PER_SLOT - STORED_VOXELS * ATLAS_VOXEL_BYTES - WORD;
     FIXED_BYTES
-        + u64::from(max_sources.max(1)) * WORD
-        + u64::from(slots) * per_slot_buffers
+        + u64::from(shape.max_sources.max(1)) * WORD
+        + u64::from(shape.slots) * per_slot_buffers
+        + u64::from(shape.max_requests) * WORD
         + atlas_slots * STORED_VOXELS * ATLAS_VOXEL_BYTES
 }
 
-/// How many slots a budget buys on a device: the most whose [`pool_bytes`] fit the budget,
-/// capped by `maxStorageBufferRange` (`accum_ext`, 2 KiB per slot, is the largest
-/// buffer) and by the atlas's largest side.
+/// How many slots a budget buys on a device: the most whose [`pool_bytes`] (with a request list
+/// as long) fit the budget, capped by `maxStorageBufferRange` (`accum_ext`, 2 KiB per slot, is the
+/// largest buffer) and by the atlas's largest side.
 pub fn slot_capacity(budget_bytes: u64, max_sources: u32, limits: &vk::PhysicalDeviceLimits) -> u32 {
     let by_range = u64::from(limits.max_storage_buffer_range) / (BRICK_CELLS as u64 * WORD);
     let side = u64::from(limits.max_image_dimension3_d) / BRICK_STORED as u64;
     let by_atlas = side * side * side;
     let mut slots =
         (budget_bytes / BYTES_PER_SLOT).min(by_range).min(by_atlas).min(u64::from(u32::MAX / 2)) as u32;
-    while slots > 0 && pool_bytes(slots, max_sources) > budget_bytes {
-        let over = pool_bytes(slots, max_sources) - budget_bytes;
+    let bytes = |slots| pool_bytes(PoolShape { slots, max_requests: slots, max_sources });
+    while slots > 0 && bytes(slots) > budget_bytes {
+        let over = bytes(slots) - budget_bytes;
         slots -= (over / BYTES_PER_SLOT).clamp(1, u64::from(slots)) as u32;
     }
     slots
@@ -100,7 +122,7 @@ pub struct BrickPool {
     pub max_requests: u32,
     /// Atlas size in bricks.
     pub atlas_bricks: [u32; 3],
-    /// Bytes allocated for all of the pool's resources.
+    /// Bytes the allocator gave the pool's resources (buffers and atlases).
     pub bytes_allocated: u64,
     /// `fog.bricks.constants`.
     pub constants: Buffer,
@@ -131,47 +153,108 @@ pub struct BrickPool {
     pub atlas_light: Image,
     /// Whether a frame has zeroed the accumulators ([`BrickPool::record_first_clear`]).
     cleared: bool,
+    /// Sources the particle pool holds.
+    max_sources: u32,
 }
 
-/// Storage buffer usable as a copy source and destination.
-fn storage(gpu: &Gpu, what: &str, bytes: u64, extra: vk::BufferUsageFlags) -> Result<Buffer> {
-    storage_at(gpu, what, bytes, extra, MemoryLocation::GpuOnly)
-}
+/// Buffers of a pool.
+const BUFFERS: usize = 12;
 
-/// A storage buffer whose first contents the host writes ([`MemoryLocation::Staged`]: they reach
-/// the GPU in the first frame that uses it, with no submission of their own).
-fn staged(gpu: &Gpu, what: &str, bytes: u64, extra: vk::BufferUsageFlags) -> Result<Buffer> {
-    storage_at(gpu, what, bytes, extra, MemoryLocation::Staged)
-}
-
-fn storage_at(
-    gpu: &Gpu,
-    what: &str,
+/// One of a pool's buffers: the last part of its name, bytes, usage and memory.
+struct BufferSpec {
+    what: &'static str,
     bytes: u64,
-    extra: vk::BufferUsageFlags,
+    usage: vk::BufferUsageFlags,
     location: MemoryLocation,
-) -> Result<Buffer> {
+}
+
+/// The buffers of a pool of `shape`, in the order of [`BrickPool`]'s fields. The storage buffers
+/// are copy sources and destinations (fills, read-backs); the staged ones' first contents are
+/// written by the host and reach the GPU in the first frame that uses them.
+fn buffer_specs(shape: PoolShape) -> [BufferSpec; BUFFERS] {
     use vk::BufferUsageFlags as U;
-    gpu.create_buffer(&BufferDesc {
-        name: &crate::names::resource("fog.bricks", what),
-        size: bytes,
-        usage: U::STORAGE_BUFFER | U::TRANSFER_DST | U::TRANSFER_SRC | extra,
-        location,
-    })
+    let cap = u64::from(shape.slots);
+    let storage = U::STORAGE_BUFFER | U::TRANSFER_DST | U::TRANSFER_SRC;
+    let indirect = storage | U::INDIRECT_BUFFER;
+    let (device, staged) = (MemoryLocation::GpuOnly, MemoryLocation::Staged);
+    let spec = |what, bytes, usage, location| BufferSpec { what, bytes, usage, location };
+    [
+        spec("constants", std::mem::size_of::<BrickUniform>() as u64, U::UNIFORM_BUFFER, staged),
+        spec("page", PAGE_ENTRIES as u64 * WORD, storage, device),
+        spec("slot_key", cap * 16, storage, device),
+        spec("slot_frame", cap * WORD, storage, device),
+        spec("free_list", (cap + 1) * WORD, storage, staged),
+        spec("requests", (u64::from(shape.max_requests) + cap) * WORD, storage, device),
+        spec("counters", COUNTER_WORDS as u64 * WORD, indirect, device),
+        spec("system_bricks", u64::from(shape.max_sources.max(1)) * WORD, storage, device),
+        spec("dispatch", 9 * WORD, indirect, staged),
+        spec("accum_ext", cap * BRICK_CELLS as u64 * WORD, storage, device),
+        spec("accum_tint", cap * fog::splat::TINT_WORDS as u64 * WORD, storage, device),
+        spec("slot_max", cap * WORD, storage, device),
+    ]
+}
+
+impl BufferSpec {
+    fn desc<'a>(&self, name: &'a str) -> BufferDesc<'a> {
+        BufferDesc { name, size: self.bytes, usage: self.usage, location: self.location }
+    }
+}
+
+/// The atlases (the last part of the name, format), in the order of [`BrickPool`]'s fields.
+const ATLASES: [(&str, vk::Format); 3] = [
+    ("atlas_density", vk::Format::R32_SFLOAT),
+    ("atlas_tint", vk::Format::R8G8B8A8_UNORM),
+    ("atlas_light", vk::Format::R16G16B16A16_SFLOAT),
+];
+
+/// An atlas of `bricks` 10³-voxel slots in `format`, written by the resolve or the light pass and
+/// sampled by the march.
+fn atlas_desc(name: &str, format: vk::Format, bricks: [u32; 3]) -> ImageDesc<'_> {
+    let s = BRICK_STORED as u32;
+    ImageDesc {
+        name,
+        kind: vk::ImageType::TYPE_3D,
+        format,
+        extent: vk::Extent3D { width: bricks[0] * s, height: bricks[1] * s, depth: bricks[2] * s },
+        layers: 1,
+        array: false,
+        mips: 1,
+        usage: vk::ImageUsageFlags::STORAGE
+            | vk::ImageUsageFlags::SAMPLED
+            | vk::ImageUsageFlags::TRANSFER_SRC,
+    }
+}
+
+fn name(what: &str) -> String {
+    crate::names::resource("fog.bricks", what)
+}
+
+/// Bytes a pool of `shape` takes on `gpu`, without making it: the memory requirements of its
+/// buffers and atlases, which is what the allocator gives them (a driver may pad a 3D image
+/// beyond [`pool_bytes`]).
+pub fn pool_memory(gpu: &Gpu, shape: PoolShape) -> u64 {
+    let buffers: u64 = buffer_specs(shape).iter().map(|b| gpu.buffer_memory_bytes(&b.desc(b.what))).sum();
+    let atlas = atlas_bricks(shape.slots);
+    let atlases: u64 =
+        ATLASES.iter().map(|&(what, f)| gpu.image_memory_bytes(&atlas_desc(what, f, atlas))).sum();
+    buffers + atlases
+}
+
+/// The slots `budget_bytes` buys on `gpu` for `max_sources` sources: [`slot_capacity`], less
+/// while the pool's [`pool_memory`] (with a request list as long) is over the budget.
+pub fn budget_slots(gpu: &Gpu, budget_bytes: u64, max_sources: u32) -> u32 {
+    let mut slots = slot_capacity(budget_bytes, max_sources, &gpu.limits());
+    let memory = |slots| pool_memory(gpu, PoolShape { slots, max_requests: slots, max_sources });
+    while slots > 0 && memory(slots) > budget_bytes {
+        let over = memory(slots) - budget_bytes;
+        slots -= (over / BYTES_PER_SLOT + 1).min(u64::from(slots)) as u32;
+    }
+    slots
 }
 
 impl BrickPool {
-    /// Creates a pool within `budget_bytes` for `max_sources` sources, or an error naming what
-    /// does not fit.
-    pub fn new(gpu: &Gpu, budget_bytes: u64, max_sources: u32) -> Result<BrickPool> {
-        let limits = gpu.limits();
-        let capacity = slot_capacity(budget_bytes, max_sources, &limits);
-        if capacity < MIN_SLOTS {
-            return Err(RenderError::Unsupported(format!(
-                "particle fog: a brick budget of {budget_bytes} bytes holds {capacity} bricks on this device \
-                 (each costs {BYTES_PER_SLOT} bytes, at least {MIN_SLOTS} needed)"
-            )));
-        }
+    /// Creates a pool of `shape`, or an error naming what the device lacks or could not allocate.
+    pub fn new(gpu: &Gpu, shape: PoolShape) -> Result<BrickPool> {
         let sampled =
             vk::FormatFeatureFlags::SAMPLED_IMAGE_FILTER_LINEAR | vk::FormatFeatureFlags::STORAGE_IMAGE;
         if !gpu.format_supports(vk::Format::R32_SFLOAT, sampled) {
@@ -179,87 +262,107 @@ impl BrickPool {
                 "particle fog needs linearly filtered R32_SFLOAT storage images".into(),
             ));
         }
-        let cap = u64::from(capacity);
-        let max_requests = capacity;
-        let atlas = atlas_bricks(capacity);
-        let cells = cap * BRICK_CELLS as u64 * WORD;
-        let u = vk::BufferUsageFlags::empty();
-        let image = |what: &str, format| {
-            let s = BRICK_STORED as u32;
-            gpu.create_image(&ImageDesc {
-                name: &crate::names::resource("fog.bricks", what),
-                kind: vk::ImageType::TYPE_3D,
-                format,
-                extent: vk::Extent3D { width: atlas[0] * s, height: atlas[1] * s, depth: atlas[2] * s },
-                layers: 1,
-                array: false,
-                mips: 1,
-                usage: vk::ImageUsageFlags::STORAGE
-                    | vk::ImageUsageFlags::SAMPLED
-                    | vk::ImageUsageFlags::TRANSFER_SRC,
-            })
+        let mut buffers = Vec::with_capacity(BUFFERS);
+        for b in buffer_specs(shape) {
+            buffers.push(gpu.create_buffer(&b.desc(&name(b.what)))?);
+        }
+        let atlas = atlas_bricks(shape.slots);
+        let mut atlases = Vec::with_capacity(ATLASES.len());
+        for (what, format) in ATLASES {
+            atlases.push(gpu.create_image(&atlas_desc(&name(what), format, atlas))?);
+        }
+        let (Ok(buffers), Ok(atlases)) =
+            (<[Buffer; BUFFERS]>::try_from(buffers), <[Image; 3]>::try_from(atlases))
+        else {
+            crate::error::bug("the brick pool's resources are its fields");
         };
-        Ok(BrickPool {
-            capacity,
-            max_requests,
+        let [constants, page, slot_key, slot_frame, free_list, requests, counters, system_bricks, dispatch, accum_ext, accum_tint, slot_max] =
+            buffers;
+        let [atlas_density, atlas_tint, atlas_light] = atlases;
+        let mut pool = BrickPool {
+            capacity: shape.slots,
+            max_requests: shape.max_requests,
             atlas_bricks: atlas,
-            bytes_allocated: pool_bytes(capacity, max_sources),
-            constants: gpu.create_buffer(&BufferDesc {
-                name: "fog.bricks.constants",
-                size: std::mem::size_of::<BrickUniform>() as u64,
-                usage: vk::BufferUsageFlags::UNIFORM_BUFFER,
-                location: MemoryLocation::Staged,
-            })?,
-            page: storage(gpu, "page", PAGE_ENTRIES as u64 * WORD, u)?,
-            slot_key: staged(gpu, "slot_key", cap * 16, u)?,
-            slot_frame: storage(gpu, "slot_frame", cap * WORD, u)?,
-            free_list: staged(gpu, "free_list", (cap + 1) * WORD, u)?,
-            requests: storage(gpu, "requests", (u64::from(max_requests) + cap) * WORD, u)?,
-            counters: storage(
-                gpu,
-                "counters",
-                COUNTER_WORDS as u64 * WORD,
-                vk::BufferUsageFlags::INDIRECT_BUFFER,
-            )?,
-            system_bricks: storage(gpu, "system_bricks", u64::from(max_sources.max(1)) * WORD, u)?,
-            dispatch: staged(gpu, "dispatch", 9 * WORD, vk::BufferUsageFlags::INDIRECT_BUFFER)?,
-            accum_ext: storage(gpu, "accum_ext", cells, u)?,
-            accum_tint: storage(gpu, "accum_tint", cap * fog::splat::TINT_WORDS as u64 * WORD, u)?,
-            slot_max: storage(gpu, "slot_max", cap * WORD, u)?,
-            atlas_density: image("atlas_density", vk::Format::R32_SFLOAT)?,
-            atlas_tint: image("atlas_tint", vk::Format::R8G8B8A8_UNORM)?,
-            atlas_light: image("atlas_light", vk::Format::R16G16B16A16_SFLOAT)?,
+            bytes_allocated: 0,
+            constants,
+            page,
+            slot_key,
+            slot_frame,
+            free_list,
+            requests,
+            counters,
+            system_bricks,
+            dispatch,
+            accum_ext,
+            accum_tint,
+            slot_max,
+            atlas_density,
+            atlas_tint,
+            atlas_light,
             cleared: false,
-        })
+            max_sources: shape.max_sources,
+        };
+        pool.bytes_allocated = pool.allocation_bytes();
+        Ok(pool)
     }
 
-    /// Writes the free list with every slot, every key freed and the dispatches' constant parts
-    /// (staged: they reach the GPU in the first frame that uses them), once, after creation.
+    /// What the pool was made with.
+    pub fn shape(&self) -> PoolShape {
+        PoolShape { slots: self.capacity, max_requests: self.max_requests, max_sources: self.max_sources }
+    }
+
+    /// What the allocator gave the pool's buffers and images, bytes.
+    fn allocation_bytes(&self) -> u64 {
+        let buffers = [
+            &self.constants,
+            &self.page,
+            &self.slot_key,
+            &self.slot_frame,
+            &self.free_list,
+            &self.requests,
+            &self.counters,
+            &self.system_bricks,
+            &self.dispatch,
+            &self.accum_ext,
+            &self.accum_tint,
+            &self.slot_max,
+        ];
+        let images = [&self.atlas_density, &self.atlas_tint, &self.atlas_light];
+        buffers.iter().map(|b| b.allocation_bytes()).sum::<u64>()
+            + images.iter().map(|i| i.allocation_bytes()).sum::<u64>()
+    }
+
+    /// Writes the free list with every slot and the dispatches' constant parts (staged: they reach
+    /// the GPU in the first frame that uses them), once, after creation.
     pub fn initialise(&mut self) {
         let mut free = Vec::with_capacity(self.capacity as usize + 1);
         free.push(self.capacity);
         free.extend((0..self.capacity).rev());
         self.free_list.write(0, bytemuck::cast_slice(&free));
-        let keys: Vec<[i32; 4]> = vec![[0, 0, 0, -1]; self.capacity as usize];
-        self.slot_key.write(0, bytemuck::cast_slice(&keys));
         // The x of each dispatch is copied from the counters every frame; y and z stay.
         let dispatch: [u32; 9] = [0, 1, 1, 0, 1, 1, 0, LIGHT_GROUPS_PER_BRICK, 1];
         self.dispatch.write(0, bytemuck::cast_slice(&dispatch));
     }
 
-    /// Zeroes the accumulators and slot records in the first frame recorded after creation
-    /// (nothing in later frames).
+    /// Zeroes the accumulators and slot records and frees every key (all bits set: level -1) in
+    /// the first frame recorded after creation (nothing in later frames).
     pub fn record_first_clear(&mut self, rec: &mut Recorder<'_>) {
         if std::mem::replace(&mut self.cleared, true) {
             return;
         }
-        let buffers = [&self.accum_ext, &self.accum_tint, &self.slot_frame, &self.slot_max];
-        let uses: Vec<Use<'_>> = buffers.iter().map(|b| Use::Buffer(b, Access::TransferWrite)).collect();
+        let fills = [
+            (&self.accum_ext, 0),
+            (&self.accum_tint, 0),
+            (&self.slot_frame, 0),
+            (&self.slot_max, 0),
+            (&self.slot_key, u32::MAX),
+        ];
+        let uses: Vec<Use<'_>> = fills.iter().map(|(b, _)| Use::Buffer(b, Access::TransferWrite)).collect();
         rec.setup("fog.bricks.first_clear", &uses, |rec| {
-            for b in buffers {
+            for (b, value) in fills {
                 // SAFETY: the buffer is alive with TRANSFER_DST usage (`storage_at`); the declared
                 // use orders the fill.
-                unsafe { rec.device().cmd_fill_buffer(rec.cmd, b.raw, 0, vk::WHOLE_SIZE, 0) };
+                unsafe { rec.device().cmd_fill_buffer(rec.cmd, b.raw, 0, vk::WHOLE_SIZE, value) };
             }
         });
     }

@@ -56,19 +56,27 @@ pub struct FogStats {
     pub carriers_poisoned: u32,
     /// Carriers refused as too large for the coarsest level.
     pub carriers_too_large: u32,
+    /// The frame these counts are of ([`super::ParticleFog::frame`]'s numbering; with frames in
+    /// flight, older than the last one recorded).
+    pub frame: u32,
     /// Bricks in use.
     pub bricks_used: u32,
-    /// Bricks the budget holds.
+    /// Bricks the pool held in that frame (its slots; it grows and shrinks with the bricks wanted,
+    /// [`super::sizing`]).
+    pub bricks_allocated: u32,
+    /// Bricks the budget holds: the most the pool grows to.
     pub bricks_budget: u32,
-    /// Bytes of the bricks in use.
+    /// Bytes of the bricks in use ([`super::pool::BYTES_PER_SLOT`] each).
     pub brick_bytes_used: u64,
+    /// Bytes the allocator gave the pool that frame ran with (its buffers and atlases).
+    pub brick_bytes_allocated: u64,
     /// `RenderVKParticleFogBrickBudgetMB` in bytes.
     pub brick_bytes_budget: u64,
-    /// Bytes the pool has allocated (never above the budget).
-    pub brick_bytes_allocated: u64,
     /// Bricks newly requested this frame.
     pub bricks_requested: u32,
-    /// Requests that found no free brick (their carriers' cells were clipped).
+    /// Requests that found no free brick (their carriers' cells were clipped): the pool's slots
+    /// were all in use (it grows within a few frames unless it holds the budget's), or the
+    /// request list was full.
     pub alloc_failures: u32,
     /// Bricks evicted to the free list this frame.
     pub evictions: u32,

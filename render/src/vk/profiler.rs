@@ -42,6 +42,8 @@ pub struct Profiler {
     history: Vec<(String, Vec<f64>)>,
     /// Each pass's time in the newest frame read, ms, in recorded order.
     last_frame: Vec<(String, f64)>,
+    /// Each read frame's timed scopes summed, ms, in the order the frames completed.
+    frame_totals: Vec<f64>,
 }
 
 /// One frame slot's timestamp queries.
@@ -63,6 +65,7 @@ impl Profiler {
             last_frame: Vec::new(),
             timed: true,
             history: Vec::new(),
+            frame_totals: Vec::new(),
         };
         if !shared.info.timestamps {
             tracing::warn!("{} has no timestamps: GPU timings are unavailable", shared.info.name);
@@ -156,6 +159,7 @@ impl Profiler {
             }
         }
         self.last_frame.clone_from(&frame);
+        self.frame_totals.push(frame.iter().map(|(_, ms)| ms).sum());
         for (name, ms) in frame {
             match self.history.iter_mut().find(|(n, _)| *n == name) {
                 Some((_, v)) => v.push(ms),
@@ -174,6 +178,13 @@ impl Profiler {
     /// Forgets every recorded frame (e.g. after warm-up frames).
     pub fn clear(&mut self) {
         self.history.clear();
+        self.frame_totals.clear();
+    }
+
+    /// Each frame read since the last [`Profiler::clear`]: its timed scopes summed, ms, in the
+    /// order the frames completed (frames without a timed scope are not counted).
+    pub fn frame_totals(&self) -> &[f64] {
+        &self.frame_totals
     }
 
     /// Per-pass statistics in first-recorded order.

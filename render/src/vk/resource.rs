@@ -97,11 +97,7 @@ impl Gpu {
     /// Creates a named buffer.
     pub fn create_buffer(&self, desc: &BufferDesc<'_>) -> Result<Buffer> {
         let staged = desc.location == MemoryLocation::Staged;
-        let usage = if staged { desc.usage | vk::BufferUsageFlags::TRANSFER_DST } else { desc.usage };
-        // A staged buffer's updates are whole words.
-        let bytes = if staged { desc.size.max(4).next_multiple_of(4) } else { desc.size.max(4) };
-        let info =
-            vk::BufferCreateInfo::default().size(bytes).usage(usage).sharing_mode(vk::SharingMode::EXCLUSIVE);
+        let info = buffer_info(desc);
         let alloc_info = allocation_info(desc.location);
         let shared = &self.shared;
         shared.injected_failure(desc.name)?;
@@ -174,6 +170,12 @@ impl Buffer {
         if let Err(e) = result {
             tracing::warn!("flushing {}: {e}", self.name);
         }
+    }
+
+    /// Bytes of memory the allocator gave this buffer (its size rounded up to the allocation's
+    /// alignment).
+    pub fn allocation_bytes(&self) -> u64 {
+        self.shared.allocator.get_allocation_info(&self.allocation).size
     }
 
     /// Reads the whole contents of a host-visible buffer (after the GPU work that wrote it finished).
@@ -274,16 +276,7 @@ pub struct Image {
 impl Gpu {
     /// Creates a named, device-local image with a default view.
     pub fn create_image(&self, desc: &ImageDesc<'_>) -> Result<Image> {
-        let info = vk::ImageCreateInfo::default()
-            .image_type(desc.kind)
-            .format(desc.format)
-            .extent(desc.extent)
-            .mip_levels(desc.mips.max(1))
-            .array_layers(desc.layers.max(1))
-            .samples(vk::SampleCountFlags::TYPE_1)
-            .tiling(vk::ImageTiling::OPTIMAL)
-            .usage(desc.usage)
-            .initial_layout(vk::ImageLayout::UNDEFINED);
+        let info = image_info(desc);
         let shared = &self.shared;
         shared.injected_failure(desc.name)?;
         // SAFETY: valid create info; destroyed once in `Drop`.
@@ -337,6 +330,54 @@ impl Gpu {
     }
 }
 
+impl Gpu {
+    /// Bytes of memory a buffer of `desc` takes on this device (its memory requirements, which
+    /// is what the allocator gives it), without making one.
+    pub fn buffer_memory_bytes(&self, desc: &BufferDesc<'_>) -> u64 {
+        let info = buffer_info(desc);
+        let query = vk::DeviceBufferMemoryRequirements::default().create_info(&info);
+        let mut out = vk::MemoryRequirements2::default();
+        // SAFETY: a valid create info; the query is core in Vulkan 1.3, which the device has.
+        unsafe { self.shared.device.get_device_buffer_memory_requirements(&query, &mut out) };
+        out.memory_requirements.size
+    }
+
+    /// Bytes of memory an image of `desc` takes on this device (its memory requirements, which
+    /// is what the allocator gives it: a driver may pad a 3D image's rows and slices), without
+    /// making one.
+    pub fn image_memory_bytes(&self, desc: &ImageDesc<'_>) -> u64 {
+        let info = image_info(desc);
+        let query = vk::DeviceImageMemoryRequirements::default().create_info(&info);
+        let mut out = vk::MemoryRequirements2::default();
+        // SAFETY: a valid create info of a single-plane image; the query is core in Vulkan 1.3.
+        unsafe { self.shared.device.get_device_image_memory_requirements(&query, &mut out) };
+        out.memory_requirements.size
+    }
+}
+
+/// The create info of a buffer of `desc` (a staged one also a copy destination, in whole words).
+fn buffer_info(desc: &BufferDesc<'_>) -> vk::BufferCreateInfo<'static> {
+    let staged = desc.location == MemoryLocation::Staged;
+    let usage = if staged { desc.usage | vk::BufferUsageFlags::TRANSFER_DST } else { desc.usage };
+    // A staged buffer's updates are whole words.
+    let bytes = if staged { desc.size.max(4).next_multiple_of(4) } else { desc.size.max(4) };
+    vk::BufferCreateInfo::default().size(bytes).usage(usage).sharing_mode(vk::SharingMode::EXCLUSIVE)
+}
+
+/// The create info of an image of `desc` (optimal tiling, one sample, undefined at first).
+fn image_info(desc: &ImageDesc<'_>) -> vk::ImageCreateInfo<'static> {
+    vk::ImageCreateInfo::default()
+        .image_type(desc.kind)
+        .format(desc.format)
+        .extent(desc.extent)
+        .mip_levels(desc.mips.max(1))
+        .array_layers(desc.layers.max(1))
+        .samples(vk::SampleCountFlags::TYPE_1)
+        .tiling(vk::ImageTiling::OPTIMAL)
+        .usage(desc.usage)
+        .initial_layout(vk::ImageLayout::UNDEFINED)
+}
+
 /// The fields of an image that owns no memory (a host's, [`Gpu::import_image`]).
 pub(crate) struct ImageParts {
     pub raw: vk::Image,
@@ -384,6 +425,12 @@ impl Image {
     /// The subresource range covering every layer and mip.
     pub fn range(&self) -> vk::ImageSubresourceRange {
         full_range(self.format, self.layers, self.mips)
+    }
+
+    /// Bytes of memory the allocator gave this image (its memory requirements' size); 0 for a
+    /// host's image.
+    pub fn allocation_bytes(&self) -> u64 {
+        self.allocation.as_ref().map_or(0, |a| self.shared.allocator.get_allocation_info(a).size)
     }
 
     /// Bytes of mip level `level`, every layer, tightly packed at `texel` bytes a texel.
