@@ -419,10 +419,8 @@ fn export_density(
         _ => (fog::density::Field::default(), Vec::new()),
     };
     let scale = settings.particle_fog_density * settings.particle_fog_strength;
-    let billow = billow_at(settings, t);
-    let sample = |p| field.extinction_at(billow.warp(p));
-    let margin = billow.max_displacement_m();
-    export::write_files(dir, stem, (&field, margin), sample, &carriers, scale, &camera)?;
+    let grid = export::march_grid(&field, &billow_at(settings, t));
+    export::write_files(dir, stem, grid.as_ref(), &carriers, scale, &camera)?;
     Ok(())
 }
 
@@ -452,10 +450,7 @@ fn export_mitsuba(
     let grid = match &renderer.fog.bricks {
         Some(pf) if renderer.particles.is_some() => {
             let field = crate::particle_fog::export::read_field(gpu, pf)?;
-            let billow = billow_at(settings, t);
-            fog::density::export_grid(&field, billow.max_displacement_m(), |p| {
-                field.extinction_at(billow.warp(p))
-            })
+            crate::particle_fog::export::march_grid(&field, &billow_at(settings, t))
         }
         _ => None,
     };

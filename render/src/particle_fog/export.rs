@@ -1,5 +1,6 @@
 //! The particle fog read back for tests and `render --export-density DIR`: the density field as
-//! the march samples it ([`fog::density::Field`], from the atlas of the bricks in use), the
+//! the march samples it ([`fog::density::Field`], from the atlas of the bricks in use, resampled
+//! through the frame's billow warp by [`march_grid`]), the
 //! carriers (from the live particles of converted systems) and the camera, written as
 //! `<scene>_density.vol` (Mitsuba 3 grid volume), `<scene>_carriers.json` and `<scene>_camera.json`
 //! ([`file_names`]; the volume only while there are bricks).
@@ -9,7 +10,8 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use fog::bricks::{BRICK_STORED, BRICK_VOXELS};
-use fog::density::{export_grid, write_mitsuba_vol, Field};
+use fog::density::{export_grid, write_mitsuba_vol, Field, Grid};
+use fog::march::Billow;
 use fog::splat::Carrier;
 use glam::{IVec3, Vec3};
 use serde::Serialize;
@@ -126,25 +128,34 @@ pub fn file_names(scene: &str) -> [String; 3] {
     [format!("{scene}_density.vol"), format!("{scene}_carriers.json"), format!("{scene}_camera.json")]
 }
 
-/// Writes `<scene>_density.vol`, `<scene>_carriers.json` and `<scene>_camera.json` into `dir`,
-/// each a new file renamed into place ([`AtomicFile`]) once all three are on disk. The grid samples
-/// `field` with `sample` (the march's own density function), `margin_m` beyond the bricks (as
-/// far as `sample` may move density); without bricks there is no volume, and one left by an
-/// earlier export is removed, so the three files always describe one frame.
+/// The grid of what the march sees in `field` with the billow warp `billow` of the frame
+/// ([`Billow::extinction_at`]: the field read through the warp, weighted by its Jacobian), grown
+/// by the warp's largest displacement; `None` without bricks.
+pub fn march_grid(field: &Field, billow: &Billow) -> Option<Grid> {
+    let sub = if billow.strength > 0.0 { WARPED_SUBCELLS } else { 1 };
+    export_grid(field, billow.max_displacement_m(), sub, |p| billow.extinction_at(field, p))
+}
+
+/// Sub-cells per axis each export cell averages while the billows warp the field (module docs).
+pub const WARPED_SUBCELLS: u32 = 2;
+
+/// Writes `<scene>_density.vol` (`grid`, usually [`march_grid`]), `<scene>_carriers.json` and
+/// `<scene>_camera.json` into `dir`, each a new file renamed into place ([`AtomicFile`]) once all
+/// three are on disk. Without a grid (no bricks) there is no volume, and one left by an earlier
+/// export is removed, so the three files always describe one frame.
 pub fn write_files(
     dir: &Path,
     scene: &str,
-    (field, margin_m): (&Field, f32),
-    sample: impl Fn(Vec3) -> f32 + Sync,
+    grid: Option<&Grid>,
     carriers: &[Carrier],
     density_scale: f32,
     camera: &CameraExport,
 ) -> Result<()> {
     let [vol_name, carriers_name, camera_name] = file_names(scene);
-    let volume = match export_grid(field, margin_m, sample) {
+    let volume = match grid {
         Some(grid) => {
             let mut file = AtomicFile::create(&dir.join(&vol_name))?;
-            write_mitsuba_vol(&grid, &mut file).map_err(|e| output_error(file.dest(), e))?;
+            write_mitsuba_vol(grid, &mut file).map_err(|e| output_error(file.dest(), e))?;
             Some(file)
         }
         None => None,

@@ -14,7 +14,8 @@
 // Density: on each level, the atlas sampled trilinearly (hardware filtering inside the brick,
 // the apron holding the neighbours' cells), summed over the levels (fog::density::Field is the
 // CPU twin), at a point displaced by the billow warp: a divergence-free displacement (a sum of
-// curl modes sin(k.p + phase) (k x a)), so it moves density without creating it, drifting at
+// curl modes sin(k.p + phase) (k x a)) whose Jacobian determinant weights the density read through
+// it (the change of variables), so it moves density without creating or destroying it, drifting at
 // RenderVKParticleFogBillowSpeed; two copies with phases a half period apart are cross-faded so no
 // copy is advected long enough to stretch.
 //
@@ -72,8 +73,8 @@ const float SKY_DISTANCE = 1.0e30;
 // Steps per voxel of the finest occupied level.
 const float STEPS_PER_VOXEL = 1.0;
 // Displacement of the billow warp at strength 1, in billow periods per unit of the curl modes
-// (fog::march::BILLOW_AMPLITUDE): strong enough to billow, weak enough that the warp, whose
-// displacement is divergence-free but not exactly volume-preserving, keeps the mass within 2 %.
+// (fog::march::BILLOW_AMPLITUDE): strong enough to billow, weak enough that the warp stays
+// one-to-one at the sliders' defaults and well beyond.
 const float BILLOW_AMPLITUDE = 0.35;
 
 // Interleaved gradient noise (Jimenez 2014), offset per frame by the golden ratio: a jitter whose
@@ -87,20 +88,28 @@ bool froxel_on() {
     return push.params.x > 0.5;
 }
 
-// The divergence-free billow displacement at p (m).
-vec3 curl_modes(vec3 p, float phase) {
+// The divergence-free billow displacement at p (m), and its derivative (column j: along axis j).
+vec3 curl_modes(vec3 p, float phase, out mat3 jac) {
     const vec3 K[4] = vec3[4](vec3(1.0, 0.6, 0.3), vec3(-0.4, 1.1, 0.7), vec3(0.8, -0.5, 1.2), vec3(0.3, 0.9, -1.0));
     const vec3 A[4] = vec3[4](vec3(0.2, -0.7, 0.6), vec3(0.9, 0.1, -0.3), vec3(-0.5, 0.6, 0.4), vec3(0.6, 0.5, 0.2));
     float scale = push.billow.y;
     vec3 d = vec3(0.0);
+    jac = mat3(0.0);
     for (int i = 0; i < 4; ++i) {
         vec3 k = K[i] * (6.2831853 / scale) * (1.0 + 0.37 * float(i));
-        d += cos(dot(k, p) + phase * (1.0 + 0.5 * float(i))) * cross(k, A[i]) / dot(k, k);
+        vec3 c = cross(k, A[i]) / dot(k, k);
+        float arg = dot(k, p) + phase * (1.0 + 0.5 * float(i));
+        d += cos(arg) * c;
+        jac += outerProduct(-sin(arg) * c, k);
     }
     return d;
 }
 
-vec3 billow_point(vec3 p) {
+// The point whose density the march sees at p, and the warp's Jacobian determinant there (at
+// least 0), which that density is weighted by so the warp neither creates nor destroys it
+// (fog::march::Billow::extinction_at).
+vec3 billow_point(vec3 p, out float jacobian) {
+    jacobian = 1.0;
     float strength = push.billow.x;
     if (strength <= 0.0) {
         return p;
@@ -110,9 +119,12 @@ vec3 billow_point(vec3 p) {
     float a = fract(t);
     float b = fract(t + 0.5);
     float wa = 1.0 - abs(2.0 * a - 1.0);                // each copy fades in and out over a period
-    vec3 da = curl_modes(p, 6.2831853 * a) ;
-    vec3 db = curl_modes(p + vec3(17.3, -9.1, 4.7), 6.2831853 * b);
-    return p + strength * scale * BILLOW_AMPLITUDE * (wa * da + (1.0 - wa) * db);
+    mat3 ja, jb;
+    vec3 da = curl_modes(p, 6.2831853 * a, ja);
+    vec3 db = curl_modes(p + vec3(17.3, -9.1, 4.7), 6.2831853 * b, jb);
+    float amplitude = strength * scale * BILLOW_AMPLITUDE;
+    jacobian = max(determinant(mat3(1.0) + amplitude * (wa * ja + (1.0 - wa) * jb)), 0.0);
+    return p + amplitude * (wa * da + (1.0 - wa) * db);
 }
 
 struct Sample {
@@ -138,7 +150,8 @@ float occupied_voxel(vec3 p) {
 
 Sample sample_at(vec3 p) {
     Sample s = Sample(0.0, vec3(0.0), 0.0, vec3(0.0));
-    vec3 q = billow_point(p);
+    float jacobian;
+    vec3 q = billow_point(p, jacobian);
     for (int level = 0; level < LEVELS; ++level) {
         if (!level_used(level)) {
             continue;
@@ -148,7 +161,7 @@ Sample sample_at(vec3 p) {
             continue;
         }
         vec3 uvw = atlas_uvw(level, qs, q);
-        float e = textureLod(atlas_density, uvw, 0.0).r;
+        float e = textureLod(atlas_density, uvw, 0.0).r * jacobian;
         vec4 tint = textureLod(atlas_tint, uvw, 0.0);
         s.extinction += e;
         s.tint += tint.rgb * e;
