@@ -97,8 +97,8 @@ struct ViewArgs {
     /// Simulated frames per second (each frame steps the scene 1/FPS seconds): above 0, at most 1000.
     #[arg(long, default_value_t = 60.0, value_parser = parse_fps)]
     fps: f32,
-    /// Write the run's report here as JSON: each frame's system weights, the systems' verdicts
-    /// and overrides, per-pass GPU times.
+    /// Write the run's report here as JSON: each frame's system weights, wall clock and CPU work
+    /// (ms), the systems' verdicts and overrides, per-pass GPU times.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
     #[command(flatten)]

@@ -148,6 +148,10 @@ fn toggle_cross_fades(mode: Mode) {
     let panel = passes.iter().find(|p| p["pass"] == "view.panel").expect("view.panel timed");
     assert_eq!(panel["frames"], 2, "drawn in the two frames the panel was shown: {panel}");
     assert_eq!(setting(&d, "RenderVKParticleFog"), "true", "the click is saved on close");
+    for f in report["frames"].as_array().expect("frames") {
+        let (wall, cpu) = (f["wall_ms"].as_f64().expect("wall_ms"), f["cpu_ms"].as_f64().expect("cpu_ms"));
+        assert!(wall > 0.0 && (0.0..=wall).contains(&cpu), "each frame's times: {f}");
+    }
 }
 
 #[test]

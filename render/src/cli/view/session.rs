@@ -45,6 +45,11 @@ pub struct FrameRecord {
     pub size: (u32, u32),
     /// Whether it was rendered (not while minimised).
     pub rendered: bool,
+    /// The frame's wall clock on the CPU (panel, recording, submission and any wait for a frame
+    /// in flight), ms: a remade resource that stalls shows here, in its frame or the next.
+    pub wall_ms: f64,
+    /// Of it, the CPU's own work (the wall clock less the waits for the GPU), ms.
+    pub cpu_ms: f64,
 }
 
 /// The viewer's state.
@@ -315,6 +320,7 @@ impl Session {
         present: impl FnOnce(&mut Recorder<'_>, &Image) -> crate::Result<()>,
     ) -> anyhow::Result<()> {
         let rendered = !self.minimised;
+        let (started, waited) = (Instant::now(), gpu.waited());
         if rendered {
             self.render(gpu, sync, present)?;
             self.rendered_once = true;
@@ -325,7 +331,17 @@ impl Session {
         let weights =
             self.renderer.particles.as_ref().map_or_else(Vec::new, |sp| sp.systems.weights().to_vec());
         let time_s = self.control.time_s;
-        self.records.push(FrameRecord { frame: self.frame, time_s, weights, size: self.size, rendered });
+        let wall = started.elapsed();
+        let cpu = wall.saturating_sub(gpu.waited() - waited);
+        self.records.push(FrameRecord {
+            frame: self.frame,
+            time_s,
+            weights,
+            size: self.size,
+            rendered,
+            wall_ms: wall.as_secs_f64() * 1e3,
+            cpu_ms: cpu.as_secs_f64() * 1e3,
+        });
         self.control.step(self.dt_s, &self.scene);
         self.frame += 1;
         Ok(())
