@@ -12,7 +12,7 @@
 //! of empty cells. Sampling a trilinear field at cell centres of an aligned grid no coarser than
 //! its voxels integrates it exactly (the midpoint rule is exact on each multilinear piece), so the
 //! grid's integral is the splatted mass. A field read through a warp (the march's billows,
-//! `fog::march::Billow::extinction_at`) is no longer multilinear on the cells; each cell then
+//! `fog::march::Billow::extinction_at`) is not multilinear on the cells; each cell then
 //! holds the mean over sub-cells (the midpoint rule on halves keeps the unwarped field exact and
 //! brings the warped one's integral within 0.2 % of its mass on the showcase scenes, where
 //! centres alone missed it by 1 %).
