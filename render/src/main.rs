@@ -165,6 +165,9 @@ struct RenderArgs {
     /// (`<scene>.apng`), each frame written as it is rendered (memory for one frame, whatever N).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=600), default_value_t = 0)]
     apng: u32,
+    /// Size of the animation's frames, WIDTHxHEIGHT, each 1..=16384 [default: half of --size]
+    #[arg(long, value_name = "WxH", value_parser = cli::render::parse_size)]
+    apng_size: Option<(u32, u32)>,
     /// Also write a labelled contact sheet of RenderVKParticleFogDensity 0.5/1/2 (rows) x
     /// RenderVKParticleFogBillow 0/0.5/1 (columns), tiles half the size (`<scene>_sliders.png`).
     #[arg(long)]
@@ -516,11 +519,13 @@ fn run_render(a: RenderArgs) -> anyhow::Result<String> {
     let show = cli::showcase::ShowcaseJob {
         compare: a.compare,
         apng_frames: a.apng,
+        apng_size: a.apng_size.unwrap_or_else(|| cli::showcase::default_apng_size(a.size)),
         contact_sheet: a.contact_sheet,
     };
     // The showcase's folder and names are checked with the render's, before the first GPU work.
-    let report = cli::render::run_after(&job, &desc, || cli::showcase::prepare(&job, &show))?;
-    let written = if show.any() { cli::showcase::run(&job, &show, &desc)? } else { Vec::new() };
+    let checks = || cli::showcase::prepare(&job, &show);
+    let (report, first_frame) = cli::render::run_after(&job, &desc, checks, show.compare)?;
+    let written = if show.any() { cli::showcase::run(&job, &show, &desc, first_frame)? } else { Vec::new() };
     let written: String = written.iter().map(|p| format!("wrote {}\n", p.display())).collect();
     let mut fog = report.fog.as_ref().map(cli::render::format_fog).unwrap_or_default();
     if let Some(peak) = cli::memory::peak_resident_bytes() {

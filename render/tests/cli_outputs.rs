@@ -271,6 +271,8 @@ fn an_animation_is_streamed_in_memory_bounded_by_its_size() {
             "0",
             "--apng",
             frames,
+            "--apng-size",
+            "512x512",
         ];
         let run = particle_fog(&d, &[&args[..], &["--out", out]].concat());
         assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));

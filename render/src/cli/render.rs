@@ -14,6 +14,7 @@ use super::frame_times::FrameTiming;
 use super::progress::Progress;
 use crate::frame::features::FeatureOff;
 use crate::frame::HostRenderer;
+use crate::picture::Rgba8;
 use crate::particle_fog::stats::{FogStats, SystemBricks};
 use crate::vk::profiler::PassTiming;
 use crate::world::World;
@@ -217,16 +218,18 @@ pub fn prepare(
 
 /// Renders the job on `desc`'s device; returns the report (also written as JSON).
 pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
-    run_after(job, desc, || Ok(()))
+    run_after(job, desc, || Ok(()), false).map(|(report, _)| report)
 }
 
 /// [`run`], with `checks` run after the job's own checks and before the GPU starts (the
-/// showcase's folder and memory).
+/// showcase's folder and memory); with `keep_first`, also the first frame's pixels (the
+/// showcase's comparison shows that frame).
 pub fn run_after(
     job: &RenderJob,
     desc: &GpuDesc,
     checks: impl FnOnce() -> anyhow::Result<()>,
-) -> anyhow::Result<TimingReport> {
+    keep_first: bool,
+) -> anyhow::Result<(TimingReport, Option<Rgba8>)> {
     let (scene, settings) = load_scene(job)?;
     prepare(job, &scene, &settings)?;
     checks()?;
@@ -243,6 +246,7 @@ pub fn run_after(
     let mut cpu_ms = Vec::with_capacity(job.frames as usize);
     let mut systems_cpu_ms = Vec::with_capacity(job.frames as usize);
     let mut slots = Vec::with_capacity(job.frames as usize);
+    let mut first = None;
     for frame in 0..job.frames {
         let t = (job.warmup + frame) as f32 / job.fps;
         let (started, waited) = (std::time::Instant::now(), gpu.waited());
@@ -253,8 +257,13 @@ pub fn run_after(
         systems_cpu_ms.push(renderer.systems_cpu.as_secs_f64() * 1e3);
         slots.push(renderer.fog.bricks.as_ref().map(|pf| pf.pool.capacity));
         let last = frame + 1 == job.frames;
+        let keep = keep_first && frame == 0;
         if !job.last_only || last {
-            write_frame(&mut gpu, &renderer, &settings, &job.out.join(frame_name(job, &stem, frame)))?;
+            let path = job.out.join(frame_name(job, &stem, frame));
+            let written = write_frame(&mut gpu, &renderer, &settings, &path)?;
+            first = first.or(keep.then_some(written));
+        } else if keep {
+            first = Some(read_frame(&mut gpu, &renderer)?);
         }
         progress.step(frame + 1);
     }
@@ -307,7 +316,7 @@ pub fn run_after(
         features_off: renderer.features_off.list().to_vec(),
     };
     write_json(&job.out.join(format!("{stem}_timings.json")), &report)?;
-    Ok(report)
+    Ok((report, first))
 }
 
 /// The job's scene and its settings: the defaults (or the settings file), then the scene's own,
@@ -337,18 +346,25 @@ fn settings_warning(settings: &settings::Settings, particles_only: bool) -> Opti
     )
 }
 
+/// The last rendered frame's pixels.
+pub(crate) fn read_frame(gpu: &mut Gpu, renderer: &HostRenderer) -> crate::Result<Rgba8> {
+    let extent = renderer.targets.ldr.extent;
+    Ok(Rgba8 { width: extent.width, height: extent.height, pixels: renderer.read_ldr(gpu)? })
+}
+
 /// Writes the last rendered frame to `path` (PNG) and, for `RenderVKParticleFogDebug` 4 or 5, the
 /// particle fog's transmittance or every particle system's coverage beside it
-/// (`<frame>_transmittance.png`, `<frame>_coverage.png`; 16-bit linear greyscale).
+/// (`<frame>_transmittance.png`, `<frame>_coverage.png`; 16-bit linear greyscale); the frame's
+/// pixels.
 pub(crate) fn write_frame(
     gpu: &mut Gpu,
     renderer: &HostRenderer,
     settings: &settings::Settings,
     path: &Path,
-) -> anyhow::Result<()> {
-    let extent = renderer.targets.ldr.extent;
-    let (w, h) = (extent.width, extent.height);
-    crate::picture::write_rgba8(path, w, h, &renderer.read_ldr(gpu)?)?;
+) -> anyhow::Result<Rgba8> {
+    let frame = read_frame(gpu, renderer)?;
+    let (w, h) = (frame.width, frame.height);
+    crate::picture::write_rgba8(path, w, h, &frame.pixels)?;
     let view = match debug_view(settings) {
         Some(what @ "transmittance") => Some((what, renderer.read_fog_transmittance(gpu)?)),
         Some(what) => Some((what, renderer.read_particle_coverage(gpu)?)),
@@ -358,7 +374,7 @@ pub(crate) fn write_frame(
         let stem = path.file_stem().map_or_else(|| "frame".into(), |s| s.to_string_lossy().into_owned());
         crate::picture::write_grey16(&path.with_file_name(format!("{stem}_{what}.png")), w, h, &values)?;
     }
-    Ok(())
+    Ok(frame)
 }
 
 /// The warm-up: `job.warmup` frames of particle simulation, the last [`FOG_WARMUP_FRAMES`] of

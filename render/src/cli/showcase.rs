@@ -1,13 +1,15 @@
-//! The showcase outputs of `particle-fog render` beside the frame, each from its own warmed-up
-//! renderer (the job's warm-up: particles in flow, the fog's temporal passes converged):
+//! The showcase outputs of `particle-fog render` beside the frame, each from a warmed-up renderer
+//! (the job's warm-up: particles in flow, the fog's temporal passes converged):
 //!
 //! - `--compare`: the first frame after the warm-up with `RenderVKParticleFog` off,
-//!   `<scene>_billboards.png`, and side by side with the same frame with it on, labelled,
-//!   `<scene>_compare.png`;
-//! - `--apng N`: N frames from there at the job's fps as an animated PNG, `<scene>.apng`;
+//!   `<scene>_billboards.png`, and side by side with the same frame with it on (the job's own
+//!   first frame when the job has the particle fog on), labelled, `<scene>_compare.png`;
+//! - `--apng N`: N frames from there at the job's fps as an animated PNG, `<scene>.apng`, at
+//!   `--apng-size` ([`default_apng_size`]: half the job's size);
 //! - `--contact-sheet`: a labelled grid of [`SHEET_DENSITIES`] (rows) x [`SHEET_BILLOWS`]
 //!   (columns), tiles half the job's size, `<scene>_sliders.png` (the sliders are live, so one
-//!   renderer renders the tiles on consecutive frames).
+//!   renderer renders the tiles on consecutive frames: the animation's, after its last frame,
+//!   when it has the tiles' size).
 //!
 //! Each picture is written as it is rendered: the animation a frame at a time, the grids a row of
 //! tiles at a time ([`crate::picture`]), so memory depends on the size, not the frame count. The
@@ -32,6 +34,8 @@ pub struct ShowcaseJob {
     pub compare: bool,
     /// `--apng N`: frames of the animation (0: none).
     pub apng_frames: u32,
+    /// `--apng-size`: the animation's frame size.
+    pub apng_size: (u32, u32),
     /// `--contact-sheet`.
     pub contact_sheet: bool,
 }
@@ -40,6 +44,12 @@ pub struct ShowcaseJob {
 pub const SHEET_DENSITIES: [f32; 3] = [0.5, 1.0, 2.0];
 /// `RenderVKParticleFogBillow` values of its columns.
 pub const SHEET_BILLOWS: [f32; 3] = [0.0, 0.5, 1.0];
+
+/// The animation's frame size when `--apng-size` is not given: half the job's `size` (at least a
+/// pixel), so that two seconds at the demo's 1280x720 stay a few megabytes.
+pub fn default_apng_size(size: (u32, u32)) -> (u32, u32) {
+    ((size.0 / 2).max(1), (size.1 / 2).max(1))
+}
 
 impl ShowcaseJob {
     /// Whether anything is asked for.
@@ -70,28 +80,40 @@ pub fn output_names(stem: &str, show: &ShowcaseJob) -> Vec<String> {
 /// GPU work.
 pub fn prepare(job: &RenderJob, show: &ShowcaseJob) -> anyhow::Result<()> {
     let stem = stem(job);
-    let all = output_names(&stem, &ShowcaseJob { compare: true, apng_frames: 1, contact_sheet: true });
+    let everything = ShowcaseJob { compare: true, apng_frames: 1, contact_sheet: true, apng_size: (1, 1) };
+    let all = output_names(&stem, &everything);
     super::out_dir::prepare(&job.out, &output_names(&stem, show), &|n| all.iter().any(|a| a == n))?;
     let pictures = if show.compare { super::memory::COMPARE_PICTURES } else { super::memory::FRAME_PICTURES };
     let needed = pictures * super::memory::picture_bytes(job.width, job.height);
     super::memory::ensure_fits("this showcase", needed, super::memory::available_bytes())
 }
 
-/// Writes what `show` asks for into the job's folder; the paths written.
-pub fn run(job: &RenderJob, show: &ShowcaseJob, desc: &GpuDesc) -> anyhow::Result<Vec<PathBuf>> {
+/// Writes what `show` asks for into the job's folder; the paths written. `first_frame` is the
+/// job's own first frame, shown in the comparison when it has the particle fog on (it is rendered
+/// again otherwise).
+pub fn run(
+    job: &RenderJob,
+    show: &ShowcaseJob,
+    desc: &GpuDesc,
+    first_frame: Option<Rgba8>,
+) -> anyhow::Result<Vec<PathBuf>> {
     let (scene, settings) = load_scene(job)?;
     let stem = stem(job);
     let mut gpu = Gpu::new(desc)?;
     let mut world = World::new(&mut gpu, &scene)?;
     let mut stage = Stage { gpu: &mut gpu, world: &mut world, scene: &scene, job };
+    let size = (job.width, job.height);
     let mut written = Vec::new();
     if show.compare {
         let path = job.out.join(format!("{stem}_compare.png"));
         let billboards = job.out.join(format!("{stem}_billboards.png"));
-        let size = (job.width, job.height);
+        let mut fog_frame = first_frame.filter(|_| settings.particle_fog);
         write_grid(&path, size, 2, &["particle fog", "billboards"], |i| {
             let s = settings::Settings { particle_fog: i == 0, ..settings.clone() };
-            let frame = stage.frames(&s, (1, 1), 1)?.remove(0);
+            let frame = match fog_frame.take().filter(|_| i == 0) {
+                Some(frame) => frame,
+                None => stage.renderer(&s, size)?.next(&mut stage, &s)?,
+            };
             if i == 1 {
                 crate::picture::write_rgba8(&billboards, frame.width, frame.height, &frame.pixels)?;
             }
@@ -99,20 +121,27 @@ pub fn run(job: &RenderJob, show: &ShowcaseJob, desc: &GpuDesc) -> anyhow::Resul
         })?;
         written.extend([billboards, path]);
     }
+    let sheet_size = default_apng_size(size);
+    let mut after_animation = None;
     if show.apng_frames > 0 {
         let path = job.out.join(format!("{stem}.apng"));
-        let mut frames = stage.renderer(&settings, (1, 1))?;
+        let mut frames = stage.renderer(&settings, show.apng_size)?;
         let mut progress = Progress::new(&format!("{stem} animation"), show.apng_frames);
         write_apng(&path, frames.size(), (show.apng_frames, job.fps), |i| {
-            let frame = frames.next(&settings);
+            let frame = frames.next(&mut stage, &settings);
             progress.step(i + 1);
             frame
         })?;
         progress.end();
         written.push(path);
+        after_animation = Some(frames).filter(|f| f.size() == sheet_size);
     }
     if show.contact_sheet {
-        written.push(contact_sheet(&mut stage, &settings, &stem)?);
+        let tiles = match after_animation {
+            Some(frames) => frames,
+            None => stage.renderer(&settings, sheet_size)?,
+        };
+        written.push(contact_sheet(&mut stage, tiles, &settings, &stem)?);
     }
     anyhow::ensure!(
         stage.gpu.canary().is_empty() || !stage.gpu.validation(),
@@ -130,56 +159,48 @@ struct Stage<'s> {
     job: &'s RenderJob,
 }
 
-impl<'s> Stage<'s> {
-    /// `count` consecutive frames after the job's warm-up with `settings`, at the job's size.
-    fn frames(&mut self, settings: &settings::Settings, div: (u32, u32), count: u32) -> Result<Vec<Rgba8>> {
-        let mut frames = self.renderer(settings, div)?;
-        (0..count).map(|_| frames.next(settings)).collect()
-    }
-
-    /// A renderer at the job's size divided by `div`, warmed up with `settings` (the job's
-    /// warm-up), whose frames follow one another from there.
-    fn renderer<'a>(&'a mut self, settings: &settings::Settings, div: (u32, u32)) -> Result<Frames<'a, 's>> {
+impl Stage<'_> {
+    /// A renderer of `size` frames, warmed up with `settings` (the job's warm-up), whose frames
+    /// follow one another from there.
+    fn renderer(&mut self, settings: &settings::Settings, (w, h): (u32, u32)) -> Result<Frames> {
         let job = self.job;
-        let (w, h) = ((job.width / div.0).max(1), (job.height / div.1).max(1));
         let mut r = HostRenderer::new(self.gpu, w, h)?;
         r.frame_dt_s = 1.0 / job.fps;
         r.particles_only = job.particles_only;
         let name = format!("{} showcase", stem(job));
         warm_up(&mut r, (self.gpu, self.world), (self.scene, settings), job, &name)?;
-        Ok(Frames { stage: self, renderer: r, next: 0 })
+        Ok(Frames { renderer: r, next: 0 })
     }
 }
 
 /// Consecutive frames of one warmed-up renderer.
-struct Frames<'a, 's> {
-    stage: &'a mut Stage<'s>,
+struct Frames {
     renderer: HostRenderer,
     next: u32,
 }
 
-impl Frames<'_, '_> {
+impl Frames {
     /// The frames' size.
     fn size(&self) -> (u32, u32) {
         let e = self.renderer.targets.ldr.extent;
         (e.width, e.height)
     }
 
-    /// The next frame, rendered with `settings`.
-    fn next(&mut self, settings: &settings::Settings) -> Result<Rgba8> {
-        let job = self.stage.job;
+    /// The next frame, rendered on `stage` with `settings`.
+    fn next(&mut self, stage: &mut Stage<'_>, settings: &settings::Settings) -> Result<Rgba8> {
+        let job = stage.job;
         let t = (job.warmup + self.next) as f32 / job.fps;
         self.next += 1;
         let (width, height) = self.size();
-        let s = &mut *self.stage;
-        self.renderer.render(s.gpu, s.world, s.scene, settings, t)?;
-        Ok(Rgba8 { width, height, pixels: self.renderer.read_ldr(s.gpu)? })
+        self.renderer.render(stage.gpu, stage.world, stage.scene, settings, t)?;
+        Ok(Rgba8 { width, height, pixels: self.renderer.read_ldr(stage.gpu)? })
     }
 }
 
-/// The Density x Billow sheet, written as `<stem>_sliders.png`.
+/// The Density x Billow sheet of `tiles`' frames, written as `<stem>_sliders.png`.
 fn contact_sheet(
     stage: &mut Stage<'_>,
+    mut tiles: Frames,
     settings: &settings::Settings,
     stem: &str,
 ) -> anyhow::Result<PathBuf> {
@@ -189,14 +210,10 @@ fn contact_sheet(
     let labels: Vec<String> = (0..cells).map(|i| format!("density {} billow {}", at(i).0, at(i).1)).collect();
     let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
     let path = stage.job.out.join(format!("{stem}_sliders.png"));
-    let mut tiles = stage.renderer(settings, (2, 2))?;
     write_grid(&path, tiles.size(), cols, &labels, |i| {
         let (density, billow) = at(i);
-        tiles.next(&settings::Settings {
-            particle_fog_density: density,
-            particle_fog_billow: billow,
-            ..settings.clone()
-        })
+        let s = settings::Settings { particle_fog_density: density, particle_fog_billow: billow, ..settings.clone() };
+        tiles.next(stage, &s)
     })?;
     Ok(path)
 }

@@ -1,0 +1,98 @@
+//! The showcase outputs of `particle-fog render` (lavapipe): the comparison shows the frame the job
+//! wrote beside its billboards, the animation is half the frame's size unless `--apng-size` says
+//! otherwise, and the contact sheet's tiles are half the frame's size either way.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("pf-cli-showcase-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch folder");
+    d
+}
+
+/// Renders the fog machine at 96x54 with every showcase output into `out` (a small froxel grid
+/// keeps lavapipe quick), with `extra` arguments.
+fn render_showcase(out: &Path, extra: &[&str]) {
+    let scene = repo().join("scenes/fog_machine.toml");
+    let mut args = vec![
+        "render".to_owned(),
+        scene.display().to_string(),
+        "--size".into(),
+        "96x54".into(),
+        "--warmup".into(),
+        "24".into(),
+        "--compare".into(),
+        "--apng".into(),
+        "3".into(),
+        "--contact-sheet".into(),
+        "--validation".into(),
+        "--out".into(),
+        out.display().to_string(),
+    ];
+    for grid in ["GridX=24", "GridY=14", "GridZ=16"] {
+        args.extend(["--set".to_owned(), format!("RenderVKVolumetricFog{grid}")]);
+    }
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let run = Command::new(env!("CARGO_BIN_EXE_particle-fog")).args(&args).output().expect("run");
+    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+}
+
+/// A PNG's size, frame count (1 for a still) and first frame's RGBA8 pixels.
+fn decode(path: &Path) -> ((u32, u32), u32, Vec<u8>) {
+    let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file)).read_info().expect("a PNG");
+    let frames = reader.info().animation_control().map_or(1, |a| a.num_frames);
+    let mut pixels = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut pixels).expect("a frame");
+    assert_eq!((info.color_type, info.bit_depth), (png::ColorType::Rgba, png::BitDepth::Eight));
+    ((info.width, info.height), frames, pixels)
+}
+
+#[test]
+fn the_comparison_shows_the_frame_written_and_the_animation_is_half_its_size() {
+    let d = scratch("default");
+    render_showcase(&d, &[]);
+    let (size, _, frame) = decode(&d.join("fog_machine.png"));
+    let ((cw, ch), _, compare) = decode(&d.join("fog_machine_compare.png"));
+    assert_eq!((size, (cw, ch)), ((96, 54), (192, 54)));
+    // The left half is the job's frame but for its label: white glyphs on black, near the top.
+    let (mut label, mut other, mut billboards_differ) = (0, 0, 0);
+    for y in 0..54usize {
+        for x in 0..96usize {
+            let f = &frame[(y * 96 + x) * 4..][..4];
+            let left = &compare[(y * 192 + x) * 4..][..4];
+            let right = &compare[(y * 192 + 96 + x) * 4..][..4];
+            if left != f {
+                if (left == [255, 255, 255, 255] || left == [0, 0, 0, 255]) && y < 24 {
+                    label += 1;
+                } else {
+                    other += 1;
+                }
+            }
+            billboards_differ += usize::from(right.iter().zip(f).any(|(a, b)| a.abs_diff(*b) > 8));
+        }
+    }
+    assert_eq!(other, 0, "{other} pixels of the comparison's left half are not the frame written");
+    assert!(label > 20, "no label over the left half ({label} pixels)");
+    assert!(billboards_differ > 100, "the billboards look like the fog ({billboards_differ} pixels differ)");
+    let (apng, frames, _) = decode(&d.join("fog_machine.apng"));
+    assert_eq!((apng, frames), ((48, 27), 3));
+    let (sheet, _, _) = decode(&d.join("fog_machine_sliders.png"));
+    assert_eq!(sheet, (3 * 48, 3 * 27));
+}
+
+#[test]
+fn apng_size_sets_the_animation_and_leaves_the_sheet_at_half_the_frame() {
+    let d = scratch("sized");
+    render_showcase(&d, &["--apng-size", "40x24"]);
+    let (apng, frames, _) = decode(&d.join("fog_machine.apng"));
+    assert_eq!((apng, frames), ((40, 24), 3));
+    let (sheet, _, _) = decode(&d.join("fog_machine_sliders.png"));
+    assert_eq!(sheet, (3 * 48, 3 * 27));
+}
