@@ -88,12 +88,13 @@ gpu_struct! {
 
 gpu_struct! {
     size = 32;
-    /// Push constants of `fog.brick_march`.
+    /// Push constants of `fog.brick_light` and `fog.brick_march`.
     pub struct FogMarchPush {
         /// x `RenderVKParticleFogBillow`, y `...BillowScale` (m), z `...BillowSpeed` (m/s), w time (s).
         pub billow: [f32; 4],
         /// x 1 when the froxel fog is on, y `RenderVKParticleFogDebug`, z the march's divisor (one
-        /// ray per z x z pixels), w unused.
+        /// ray per z x z pixels), w `RenderVKParticleFogRange` (m; `fog.brick_light` eases the
+        /// light toward the billboards' before it, `particle_fog::systems::billboard_match`).
         pub params: [f32; 4],
     }
 }

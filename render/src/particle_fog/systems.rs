@@ -326,6 +326,17 @@ pub fn range_fade(distance_m: f32, range_m: f32) -> f32 {
     1.0 - fog::classify::factors::smoothstep(range_m - band, range_m, distance_m)
 }
 
+/// How far the particle fog's light is eased toward the billboards' lighting model at
+/// `distance_m` from the camera (0: the fog's own light, 1: the billboards'): 0 inside
+/// `range - 2 bands`, 1 from `range - band` on (where [`range_fade`] begins), smooth between, so
+/// that the fog fading out at the range is lit as the billboards fading in are and the cross-fade
+/// does not pop. `fog.brick_light` evaluates the same formula per voxel (`billboard_match` in
+/// `brick_march/light.comp`).
+pub fn billboard_match(distance_m: f32, range_m: f32) -> f32 {
+    let band = (range_m * RANGE_FADE_FRACTION).max(1e-3);
+    fog::classify::factors::smoothstep(range_m - 2.0 * band, range_m - band, distance_m)
+}
+
 fn step_toward(x: f32, target: f32, max_step: f32) -> f32 {
     if x < target {
         (x + max_step).min(target)
@@ -491,6 +502,30 @@ mod tests {
         assert_eq!(range_fade(64.0, 64.0), 0.0);
         let mid = range_fade(60.0, 64.0);
         assert!(mid > 0.0 && mid < 1.0, "a fade band, not a cut: {mid}");
+    }
+
+    #[test]
+    fn the_billboard_match_eases_over_the_band_before_the_range_fade() {
+        let range = 64.0;
+        let band = range * RANGE_FADE_FRACTION;
+        assert_eq!(billboard_match(0.0, range), 0.0, "the fog's own light well inside the range");
+        assert_eq!(billboard_match(range - 2.0 * band, range), 0.0);
+        assert_eq!(billboard_match(range - band, range), 1.0, "matched where the range fade begins");
+        assert_eq!(range_fade(range - band, range), 1.0, "while the fog is still wholly fog");
+        assert_eq!(billboard_match(range, range), 1.0);
+        assert_eq!(billboard_match(1000.0, range), 1.0, "and beyond");
+        let mid = billboard_match(range - 1.5 * band, range);
+        assert!((mid - 0.5).abs() < 1e-6, "half way at the band's middle: {mid}");
+        // Monotone, and continuous: no step between neighbouring distances, at the band's edges
+        // included.
+        let step_m = 1e-3;
+        let mut last = billboard_match(0.0, range);
+        for i in 1..=(range * 1.2 / step_m) as usize {
+            let m = billboard_match(i as f32 * step_m, range);
+            assert!(m >= last, "monotone at {} m: {last} -> {m}", i as f32 * step_m);
+            assert!(m - last < 1e-3, "continuous at {} m: {last} -> {m}", i as f32 * step_m);
+            last = m;
+        }
     }
 
     #[test]
