@@ -4,7 +4,8 @@
 //! the system's mean radiance on screen is measured each frame. Frames within the fade stay
 //! between the two ends (the fog with its own light, the billboards), and where the range fade
 //! begins the fog, its light eased to the billboards' (`billboard_match`), is much closer to the
-//! billboards than the fog with its own light is: crossing the range does not pop.
+//! billboards than the fog with its own light is, while two bands inside the range the fog keeps its
+//! own light: crossing the range does not pop, and the converted look inside it is unchanged.
 
 use std::path::{Path, PathBuf};
 
@@ -27,10 +28,13 @@ const REGION_FRACTION: f32 = 0.05;
 /// march's jitter and the splat's stochastic rounding differ from frame to frame).
 const BRACKET_TOLERANCE: f64 = 0.05;
 /// Where the range fade begins the matched fog's difference from the billboards is at most this
-/// fraction of the unmatched fog's: the light is the billboards', so what is left is the fog's
-/// opacity against the billboards' coverage, which the coverage test holds within 10 % over the
-/// frame, not the lighting model.
+/// fraction of the unmatched fog's (the pop at least halved): the light there is the billboards',
+/// so what is left is how the fog's opacity is spread against the billboards' coverage (kernel
+/// spread, soft-particle fade), not the lighting model.
 const MATCHED_SHARE_MAX: f64 = 0.5;
+/// Where the easing begins (two bands inside the range) the fog is as far inside the range: the
+/// frame may differ from the fog's at the default range by this fraction (frame-to-frame noise).
+const UNEASED_TOLERANCE: f64 = 0.02;
 /// Points of the sweep: the system's distance over the range, from where the easing begins
 /// (`1 - 2 x RANGE_FADE_FRACTION`) to the range.
 const SWEEP_POINTS: usize = 9;
@@ -158,8 +162,7 @@ fn percent(a: f64, b: f64) -> f64 {
 }
 
 #[test]
-fn crossing_the_range_stays_between_fog_and_billboards_and_the_fog_is_lit_as_billboards_at_the_fade()
-{
+fn crossing_the_range_stays_between_fog_and_billboards_and_the_fog_is_lit_as_billboards_at_the_fade() {
     gpu_test(|gpu| {
         // The campfire's camera is pulled back so that the smoke is beyond the smallest range
         // (8 m); the fog machine's is already.
@@ -173,7 +176,10 @@ fn crossing_the_range_stays_between_fog_and_billboards_and_the_fog_is_lit_as_bil
                 percent(s.matched, s.billboards)
             );
             for (x, w, l) in &s.fade {
-                eprintln!("  distance / range {x:.4}: weight {w:.3}, {l:.5} ({:+.1} %)", percent(*l, s.billboards));
+                eprintln!(
+                    "  distance / range {x:.4}: weight {w:.3}, {l:.5} ({:+.1} %)",
+                    percent(*l, s.billboards)
+                );
             }
             let (lo, hi) = (s.fog.min(s.billboards), s.fog.max(s.billboards));
             for (x, w, l) in &s.fade {
@@ -182,6 +188,12 @@ fn crossing_the_range_stays_between_fog_and_billboards_and_the_fog_is_lit_as_bil
                     "{name} at distance / range {x} (weight {w}): {l} outside [{lo}, {hi}]"
                 );
             }
+            let uneased = s.fade[0].2;
+            assert!(
+                (uneased - s.fog).abs() <= UNEASED_TOLERANCE * s.fog,
+                "{name}: where the easing begins the fog keeps its own light ({uneased} vs {})",
+                s.fog
+            );
             let (own, matched) = ((s.fog - s.billboards).abs(), (s.matched - s.billboards).abs());
             assert!(
                 own > 0.1 * s.billboards,

@@ -78,7 +78,8 @@ gpu_struct! {
     /// Per-source particle-fog inputs (`particles.fog_sources`, indexed by source id).
     pub struct GpuFogSource {
         /// x blend weight w (0 billboard .. 1 fog), y texture mean alpha, z Density x Strength,
-        /// w unused.
+        /// w how far the light is eased toward the billboards'
+        /// (`particle_fog::systems::billboard_match` of the system's distance).
         pub weight_mass: [f32; 4],
         /// Texture mean colour (linear rgb); w 1 when rgb is instead the debug view's hue for
         /// the source (`RenderVKParticleFogDebug` 1 or 3), which replaces the particle's colour.

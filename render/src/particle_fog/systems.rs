@@ -68,6 +68,8 @@ pub struct FogSystems {
     presence: Vec<f32>,
     removed: Vec<bool>,
     weights: Vec<f32>,
+    /// Each system's [`billboard_match`] at its distance this frame.
+    matches: Vec<f32>,
     settings: Option<Settings>,
     settings_version: u64,
     calm_frames: u32,
@@ -118,6 +120,7 @@ impl FogSystems {
             self.presence.resize(n, 1.0);
             self.removed.resize(n, false);
             self.weights.resize(n, 0.0);
+            self.matches.resize(n, 0.0);
         }
         let fresh = self.removed[index] || self.systems[index].is_none();
         if fresh {
@@ -188,9 +191,10 @@ impl FogSystems {
             *p = step_toward(*p, if removed { 0.0 } else { 1.0 }, CROSSFADE_PER_S * dt_s);
         }
         let range = settings.particle_fog_range_m;
-        for (i, w) in self.weights.iter_mut().enumerate() {
+        for (i, (w, m)) in self.weights.iter_mut().zip(&mut self.matches).enumerate() {
             let d = positions.get(i).map_or(f32::INFINITY, |p| p.distance(camera));
             let fade = range_fade(d, range);
+            *m = billboard_match(d, range);
             let present = self.systems[i].is_some();
             *w = if settings.particle_fog && present {
                 self.classified[i] * fade * self.demotion[i] * self.presence[i]
@@ -286,22 +290,25 @@ impl FogSystems {
         self.demoted.iter().filter(|&&d| d).count() as u32
     }
 
-    /// The GPU inputs of every system (`particles.fog_sources`).
+    /// The GPU inputs of every system (`particles.fog_sources`), each with its
+    /// [`billboard_match`].
     pub fn gpu_sources(&self, settings: &Settings) -> Vec<GpuFogSource> {
         let scale = settings.particle_fog_density * settings.particle_fog_strength;
         self.systems
             .iter()
-            .zip(&self.weights)
+            .zip(self.weights.iter().zip(&self.matches))
             .enumerate()
-            .map(|(i, (s, &w))| {
+            .map(|(i, (s, (&w, &m)))| {
                 let Some(s) = s else { return bytemuck::Zeroable::zeroed() };
-                if settings.particle_fog_debug.tints() || self.highlight == Some(i) {
+                let mut src = if settings.particle_fog_debug.tints() || self.highlight == Some(i) {
                     let mut src = fog_source(w, s.tex_mean_alpha, scale, debug_hue(i));
                     src.tint[3] = 1.0;
                     src
                 } else {
                     fog_source(w, s.tex_mean_alpha, scale, s.tint)
-                }
+                };
+                src.weight_mass[3] = m;
+                src
             })
             .collect()
     }
@@ -326,12 +333,14 @@ pub fn range_fade(distance_m: f32, range_m: f32) -> f32 {
     1.0 - fog::classify::factors::smoothstep(range_m - band, range_m, distance_m)
 }
 
-/// How far the particle fog's light is eased toward the billboards' lighting model at
+/// How far the particle fog's light is eased toward the billboards' lighting model for a system
 /// `distance_m` from the camera (0: the fog's own light, 1: the billboards'): 0 inside
 /// `range - 2 bands`, 1 from `range - band` on (where [`range_fade`] begins), smooth between, so
 /// that the fog fading out at the range is lit as the billboards fading in are and the cross-fade
-/// does not pop. `fog.brick_light` evaluates the same formula per voxel (`billboard_match` in
-/// `brick_march/light.comp`).
+/// does not pop. Per system, as the range fade: it goes to the GPU with the system's inputs, the
+/// splat weights it by mass per brick and `fog.brick_light` eases each brick's light by it; voxels
+/// of bricks that hold almost nothing take the same formula of their own distance
+/// (`billboard_match` in `brick_march/light.comp`).
 pub fn billboard_match(distance_m: f32, range_m: f32) -> f32 {
     let band = (range_m * RANGE_FADE_FRACTION).max(1e-3);
     fog::classify::factors::smoothstep(range_m - 2.0 * band, range_m - band, distance_m)

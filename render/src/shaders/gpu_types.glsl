@@ -246,7 +246,7 @@ struct BrickUniform {
 
 // Per-source particle-fog inputs (particles.fog_sources).
 struct GpuFogSource {
-    vec4 weight_mass;    // x blend weight, y texture mean alpha, z Density x Strength
+    vec4 weight_mass;    // x blend weight, y texture mean alpha, z Density x Strength, w billboard match
     vec4 tint;           // rgb texture mean colour; w 1: rgb is the debug hue, replacing the colour
 };
 

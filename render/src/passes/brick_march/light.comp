@@ -13,13 +13,15 @@
 // comes from the camera). Bricks whose peak extinction is 0 are skipped (the march weights the
 // light by extinction).
 //
-// Toward RenderVKParticleFogRange (push.params.w, m) the light is eased to the billboards' (the
-// lighting model of particles.billboards, billboard_shade.glsl: a normal facing the camera,
-// ambient for that normal, the sun's and each local light's cos/pi with their shadows, no
-// self-shadowing, no phase function; local lights as spheres, as below) by billboard_match of the voxel's distance from the camera:
-// from none at two fade bands inside the range to all of it at one, where the range fade begins,
-// so the fog fading out there is lit as the billboards fading in are
-// (particle_fog::systems::billboard_match is the CPU twin).
+// Toward RenderVKParticleFogRange the light is eased to the billboards' (the lighting model of
+// particles.billboards, billboard_shade.glsl: a normal facing the camera, ambient for that
+// normal, the sun's and each local light's cos/pi with their shadows, no self-shadowing, no phase
+// function; local lights as spheres, as below) by the billboard match of the systems in the voxel's
+// brick (atlas_light's alpha, left by fog.brick_resolve: particle_fog::systems::billboard_match of
+// each system's distance, from none at two fade bands inside the range to all of it at one, where
+// the range fade begins), so the fog fading out there is lit as the billboards fading in are.
+// Where no brick held enough to tell, the same formula of the voxel's own distance is taken
+// (push.params.w: the range, m).
 #include "lighting.glsl"
 #include "froxel_common.glsl"
 #define BRICKS_SAMPLING_ONLY
@@ -35,7 +37,8 @@ layout(local_size_x = 128) in;
 layout(std430, set = 0, binding = 11) readonly buffer Counters { uint counters[]; };
 layout(std430, set = 0, binding = 12) readonly buffer Requests { uint requests[]; };
 layout(std430, set = 0, binding = 13) readonly buffer SlotKey { ivec4 slot_key[]; };
-layout(set = 0, binding = 14, rgba16f) uniform writeonly image3D atlas_light;
+// rgb the light (written here); a the billboard match fog.brick_resolve left (read here, kept).
+layout(set = 0, binding = 14, rgba16f) uniform image3D atlas_light;
 layout(push_constant) uniform Push { FogMarchPush push; };
 
 // Workgroups per brick (particle_fog::pool::LIGHT_GROUPS_PER_BRICK, the dispatch's y).
@@ -129,7 +132,11 @@ void main() {
                             int(v) / (BRICK_STORED * BRICK_STORED));
         vec3 p = (vec3(key.xyz * BRICK_VOXELS + local - ivec3(1)) + 0.5) * voxel;
         vec3 view_dir = normalize(p - frame.camera_pos.xyz);
-        float match_billboards = billboard_match(distance(p, frame.camera_pos.xyz), push.params.w);
+        ivec3 texel = atlas_texel(slot, local);
+        float match_billboards = imageLoad(atlas_light, texel).a;
+        if (match_billboards < 0.0) {
+            match_billboards = billboard_match(distance(p, frame.camera_pos.xyz), push.params.w);
+        }
         vec3 lit = match_billboards < 1.0 ? in_scattered(p, view_dir, voxel) : vec3(0.0);
         if (match_billboards > 0.0) {
             lit = mix(lit, billboard_light(p), match_billboards);
@@ -137,6 +144,6 @@ void main() {
         if (any(isnan(lit)) || any(isinf(lit))) {
             lit = vec3(0.0);
         }
-        imageStore(atlas_light, atlas_texel(slot, local), vec4(min(lit, vec3(60000.0)), 1.0));
+        imageStore(atlas_light, texel, vec4(min(lit, vec3(60000.0)), match_billboards));
     }
 }
