@@ -42,6 +42,10 @@ pub struct Carrier {
     pub tint: [f32; 3],
     /// Fullbright (EMISSIVE) particle: its tint is also emitted.
     pub emissive: bool,
+    /// How far its system's light is eased toward the billboards' lighting model, 0..1 (0 the
+    /// fog's own light; near `RenderVKParticleFogRange`, where the system cross-fades to
+    /// billboards, up to 1).
+    pub billboard_match: f32,
 }
 
 impl Carrier {
@@ -76,8 +80,9 @@ impl Carrier {
     }
 }
 
-/// Words of a brick's tint accumulator: tint r, g, b, emissive and their weight.
-pub const TINT_WORDS: usize = 5;
+/// Words of a brick's tint accumulator: tint r, g, b, emissive, their weight, and the billboard
+/// match.
+pub const TINT_WORDS: usize = 6;
 
 /// One brick's accumulators, as the GPU's `accum_ext` and `accum_tint` hold them.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,8 +90,9 @@ pub struct BrickAccum {
     /// Each cell's extinction, fixed point ([`kernel::EXTINCTION_UNITS_PER_INV_M`]).
     pub extinction: Vec<u32>,
     /// The brick's tint: per carrier, its units in the brick x [`TINT_SCALE`] x each tint channel,
-    /// then the same for the emissive ones, then the weight (units x [`TINT_SCALE`]). Tint is kept
-    /// per brick, not per cell: per-cell tint cost the GPU splat three atomics a cell.
+    /// then the same for the emissive ones, then the weight (units x [`TINT_SCALE`]), then the
+    /// weight x each carrier's [`Carrier::billboard_match`]. Tint is kept per brick, not per cell:
+    /// per-cell tint cost the GPU splat three atomics a cell.
     pub tint: [u32; TINT_WORDS],
 }
 
@@ -99,6 +105,13 @@ impl BrickAccum {
     pub fn mean_tint(&self) -> Option<[f32; 4]> {
         let weight = self.tint[4] as f32;
         (weight >= 1.0).then(|| std::array::from_fn(|i| (self.tint[i] as f32 / weight).clamp(0.0, 1.0)))
+    }
+
+    /// The brick's mass-weighted mean [`Carrier::billboard_match`], or `None` when it holds
+    /// (almost) nothing (what `fog.brick_light` eases the brick's light by).
+    pub fn billboard_match(&self) -> Option<f32> {
+        let weight = self.tint[4] as f32;
+        (weight >= 1.0).then(|| (self.tint[5] as f32 / weight).clamp(0.0, 1.0))
     }
 }
 
@@ -268,4 +281,5 @@ fn add_brick_tint(bricks: &mut Bricks, level: usize, brick: IVec3, (units, u): (
         add(&mut b.tint[3], scaled);
     }
     add(&mut b.tint[4], scaled);
+    add(&mut b.tint[5], scaled * c.billboard_match.clamp(0.0, 1.0));
 }

@@ -19,6 +19,7 @@ fn carrier(key: u32, position: Vec3, size: f32, age_s: f32) -> Carrier {
         density_scale: 1.0,
         tint: [0.8, 0.7, 0.6],
         emissive: false,
+        billboard_match: 0.0,
     }
 }
 
@@ -167,7 +168,13 @@ fn a_brick_tint_is_the_mass_weighted_mean_of_its_carriers() {
     // Two small kernels well inside one brick (cells 1..6 of brick 0 on each axis).
     let at = Vec3::splat(0.35);
     let red = Carrier { tint: [1.0, 0.0, 0.0], alpha: 0.2, ..carrier(1, at, 0.1, 0.0) };
-    let blue = Carrier { tint: [0.0, 0.0, 1.0], alpha: 0.6, emissive: true, ..carrier(2, at, 0.1, 0.0) };
+    let blue = Carrier {
+        tint: [0.0, 0.0, 1.0],
+        alpha: 0.6,
+        emissive: true,
+        billboard_match: 1.0,
+        ..carrier(2, at, 0.1, 0.0)
+    };
     let s = splat(&[red, blue], &BrickLayout::new(voxel, camera), camera, 3);
     let holding: Vec<_> = s.bricks.values().filter_map(|b| b.mean_tint()).collect();
     assert_eq!(holding.len(), 1, "one brick holds both kernels");
@@ -176,6 +183,9 @@ fn a_brick_tint_is_the_mass_weighted_mean_of_its_carriers() {
     for (got, want) in [(r, 0.25), (g, 0.0), (b, 0.75), (emissive, 0.75)] {
         assert!((got - want).abs() < 0.01, "tint {:?}", holding[0]);
     }
+    // The billboard match is weighted the same way: the blue carrier's 1 over three quarters.
+    let matched: Vec<f32> = s.bricks.values().filter_map(|b| b.billboard_match()).collect();
+    assert!((matched[0] - 0.75).abs() < 0.01, "billboard match {matched:?}");
 }
 
 /// The variance along x of the field the march sees from carrier `c` alone (cell averages,

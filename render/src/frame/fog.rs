@@ -204,7 +204,7 @@ pub fn record_march(
 }
 
 /// The march's push constants: the billow sliders at `time_s`, the froxel fog's state, the debug
-/// view and the march's divisor.
+/// view, the march's divisor and the range (for the light's easing toward the billboards').
 fn march_push(settings: &Settings, time_s: f32, froxel_on: bool, divisor: u32) -> FogMarchPush {
     FogMarchPush {
         billow: [
@@ -217,7 +217,7 @@ fn march_push(settings: &Settings, time_s: f32, froxel_on: bool, divisor: u32) -
             if froxel_on { 1.0 } else { 0.0 },
             settings.particle_fog_debug.as_i32() as f32,
             divisor as f32,
-            0.0,
+            settings.particle_fog_range_m,
         ],
     }
 }

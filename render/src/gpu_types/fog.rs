@@ -78,7 +78,8 @@ gpu_struct! {
     /// Per-source particle-fog inputs (`particles.fog_sources`, indexed by source id).
     pub struct GpuFogSource {
         /// x blend weight w (0 billboard .. 1 fog), y texture mean alpha, z Density x Strength,
-        /// w unused.
+        /// w how far the light is eased toward the billboards'
+        /// (`particle_fog::systems::billboard_match` of the system's distance).
         pub weight_mass: [f32; 4],
         /// Texture mean colour (linear rgb); w 1 when rgb is instead the debug view's hue for
         /// the source (`RenderVKParticleFogDebug` 1 or 3), which replaces the particle's colour.
@@ -88,12 +89,13 @@ gpu_struct! {
 
 gpu_struct! {
     size = 32;
-    /// Push constants of `fog.brick_march`.
+    /// Push constants of `fog.brick_light` and `fog.brick_march`.
     pub struct FogMarchPush {
         /// x `RenderVKParticleFogBillow`, y `...BillowScale` (m), z `...BillowSpeed` (m/s), w time (s).
         pub billow: [f32; 4],
         /// x 1 when the froxel fog is on, y `RenderVKParticleFogDebug`, z the march's divisor (one
-        /// ray per z x z pixels), w unused.
+        /// ray per z x z pixels), w `RenderVKParticleFogRange` (m; `fog.brick_light` eases the
+        /// light toward the billboards' before it, `particle_fog::systems::billboard_match`).
         pub params: [f32; 4],
     }
 }

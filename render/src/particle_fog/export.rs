@@ -98,6 +98,7 @@ pub fn carrier(slot: u32, p: &GpuParticle, s: &GpuFogSource) -> Option<Carrier> 
             std::array::from_fn(|i| p.color[i].clamp(0.0, 1.0) * s.tint[i])
         },
         emissive: p.ids[2] & particles::types::PartFlags::EMISSIVE != 0,
+        billboard_match: s.weight_mass[3],
     })
 }
 

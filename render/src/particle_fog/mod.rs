@@ -2,7 +2,8 @@
 //! splatted, mass-conservingly, into world-space density bricks (issue 14; the maths and the CPU
 //! twin are in crate `fog`: [`fog::bricks`], [`fog::kernel`], [`fog::splat`]).
 //!
-//! - [`systems`]: which systems convert and by how much (classifier, range fade, demotion).
+//! - [`systems`]: which systems convert and by how much (classifier, range fade, demotion), and
+//!   how far their light is eased to the billboards' before the range fade.
 //! - [`pool`]: the brick pool's resources within the budget and the device's limits.
 //! - [`sizing`]: how many bricks the pool holds: grown and shrunk with the bricks the GPU reports
 //!   wanting, up to the budget.
@@ -395,10 +396,18 @@ mod tests {
             ("C_REQUEST_OVERFLOW", words::REQUEST_OVERFLOW),
             ("C_EXPECTED_LO", words::EXPECTED_LO),
             ("C_CLIPPED_LO", words::CLIPPED_LO),
+            ("TINT_WORDS", fog::splat::TINT_WORDS),
         ];
         for (name, want) in more {
             assert_eq!(value(&c, name), want as f64, "{name}");
         }
+    }
+
+    #[test]
+    fn the_light_pass_mirrors_the_range_fade_fraction() {
+        let c = glsl_consts(include_str!("../passes/brick_march/light.comp"));
+        let want = f64::from(super::systems::RANGE_FADE_FRACTION);
+        assert_eq!(value(&c, "RANGE_FADE_FRACTION"), want);
     }
 
     #[test]

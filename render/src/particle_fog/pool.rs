@@ -14,11 +14,13 @@
 //!   `system_bricks` (bricks first requested by each source this frame), `slot_max` (each brick's
 //!   peak extinction, for the march's empty-space skipping);
 //! - `accum_ext` (512 `u32` per slot: each cell's extinction) and `accum_tint`
-//!   ([`fog::splat::TINT_WORDS`] `u32` per slot: the brick's tint r, g, b, emissive and their
-//!   weight), zero whenever a slot is not being splatted (cleared after each frame's resolve);
+//!   ([`fog::splat::TINT_WORDS`] `u32` per slot: the brick's tint r, g, b, emissive, their weight
+//!   and the billboard match), zero whenever a slot is not being splatted (cleared after each
+//!   frame's resolve);
 //! - `atlas_density` (R32F), `atlas_tint` (RGBA8) and `atlas_light` (RGBA16F, the light each voxel
-//!   scatters toward the camera, written by `fog.brick_light`): 10³ voxels per slot (the interior
-//!   and a one-voxel apron), slots laid out in a 3D grid of bricks.
+//!   scatters toward the camera, written by `fog.brick_light`; alpha the billboard match
+//!   `fog.brick_resolve` leaves it): 10³ voxels per slot (the interior and a one-voxel apron),
+//!   slots laid out in a 3D grid of bricks.
 //!
 //! Only the slot bookkeeping (`slot_key`, `slot_frame`, `free_list`) outlives a frame: every brick
 //! in use is splatted, resolved and lit again each frame from the carriers. So a pool of another
@@ -395,6 +397,7 @@ impl BrickPool {
             Binding::StorageImage(&self.atlas_density, write),
             Binding::StorageImage(&self.atlas_tint, write),
             Binding::Storage(&self.slot_max, write),
+            Binding::StorageImage(&self.atlas_light, write),
         ]
     }
 
@@ -405,7 +408,7 @@ impl BrickPool {
 }
 
 /// Bindings of the brick passes.
-pub const BINDINGS: usize = 17;
+pub const BINDINGS: usize = 18;
 
 /// The GPU form of a source's fog inputs.
 pub fn fog_source(weight: f32, tex_mean_alpha: f32, density_scale: f32, tint: [f32; 3]) -> GpuFogSource {

@@ -68,6 +68,8 @@ pub struct FogSystems {
     presence: Vec<f32>,
     removed: Vec<bool>,
     weights: Vec<f32>,
+    /// Each system's [`billboard_match`] at its distance this frame.
+    matches: Vec<f32>,
     settings: Option<Settings>,
     settings_version: u64,
     calm_frames: u32,
@@ -118,6 +120,7 @@ impl FogSystems {
             self.presence.resize(n, 1.0);
             self.removed.resize(n, false);
             self.weights.resize(n, 0.0);
+            self.matches.resize(n, 0.0);
         }
         let fresh = self.removed[index] || self.systems[index].is_none();
         if fresh {
@@ -188,9 +191,10 @@ impl FogSystems {
             *p = step_toward(*p, if removed { 0.0 } else { 1.0 }, CROSSFADE_PER_S * dt_s);
         }
         let range = settings.particle_fog_range_m;
-        for (i, w) in self.weights.iter_mut().enumerate() {
+        for (i, (w, m)) in self.weights.iter_mut().zip(&mut self.matches).enumerate() {
             let d = positions.get(i).map_or(f32::INFINITY, |p| p.distance(camera));
             let fade = range_fade(d, range);
+            *m = billboard_match(d, range);
             let present = self.systems[i].is_some();
             *w = if settings.particle_fog && present {
                 self.classified[i] * fade * self.demotion[i] * self.presence[i]
@@ -286,22 +290,25 @@ impl FogSystems {
         self.demoted.iter().filter(|&&d| d).count() as u32
     }
 
-    /// The GPU inputs of every system (`particles.fog_sources`).
+    /// The GPU inputs of every system (`particles.fog_sources`), each with its
+    /// [`billboard_match`].
     pub fn gpu_sources(&self, settings: &Settings) -> Vec<GpuFogSource> {
         let scale = settings.particle_fog_density * settings.particle_fog_strength;
         self.systems
             .iter()
-            .zip(&self.weights)
+            .zip(self.weights.iter().zip(&self.matches))
             .enumerate()
-            .map(|(i, (s, &w))| {
+            .map(|(i, (s, (&w, &m)))| {
                 let Some(s) = s else { return bytemuck::Zeroable::zeroed() };
-                if settings.particle_fog_debug.tints() || self.highlight == Some(i) {
+                let mut src = if settings.particle_fog_debug.tints() || self.highlight == Some(i) {
                     let mut src = fog_source(w, s.tex_mean_alpha, scale, debug_hue(i));
                     src.tint[3] = 1.0;
                     src
                 } else {
                     fog_source(w, s.tex_mean_alpha, scale, s.tint)
-                }
+                };
+                src.weight_mass[3] = m;
+                src
             })
             .collect()
     }
@@ -324,6 +331,19 @@ pub fn debug_hue(index: usize) -> [f32; 3] {
 pub fn range_fade(distance_m: f32, range_m: f32) -> f32 {
     let band = (range_m * RANGE_FADE_FRACTION).max(1e-3);
     1.0 - fog::classify::factors::smoothstep(range_m - band, range_m, distance_m)
+}
+
+/// How far the particle fog's light is eased toward the billboards' lighting model for a system
+/// `distance_m` from the camera (0: the fog's own light, 1: the billboards'): 0 inside
+/// `range - 2 bands`, 1 from `range - band` on (where [`range_fade`] begins), smooth between, so
+/// that the fog fading out at the range is lit as the billboards fading in are and the cross-fade
+/// does not pop. Per system, as the range fade: it goes to the GPU with the system's inputs, the
+/// splat weights it by mass per brick and `fog.brick_light` eases each brick's light by it; voxels
+/// of bricks that hold almost nothing take the same formula of their own distance
+/// (`billboard_match` in `brick_march/light.comp`).
+pub fn billboard_match(distance_m: f32, range_m: f32) -> f32 {
+    let band = (range_m * RANGE_FADE_FRACTION).max(1e-3);
+    fog::classify::factors::smoothstep(range_m - 2.0 * band, range_m - band, distance_m)
 }
 
 fn step_toward(x: f32, target: f32, max_step: f32) -> f32 {
@@ -491,6 +511,30 @@ mod tests {
         assert_eq!(range_fade(64.0, 64.0), 0.0);
         let mid = range_fade(60.0, 64.0);
         assert!(mid > 0.0 && mid < 1.0, "a fade band, not a cut: {mid}");
+    }
+
+    #[test]
+    fn the_billboard_match_eases_over_the_band_before_the_range_fade() {
+        let range = 64.0;
+        let band = range * RANGE_FADE_FRACTION;
+        assert_eq!(billboard_match(0.0, range), 0.0, "the fog's own light well inside the range");
+        assert_eq!(billboard_match(range - 2.0 * band, range), 0.0);
+        assert_eq!(billboard_match(range - band, range), 1.0, "matched where the range fade begins");
+        assert_eq!(range_fade(range - band, range), 1.0, "while the fog is still wholly fog");
+        assert_eq!(billboard_match(range, range), 1.0);
+        assert_eq!(billboard_match(1000.0, range), 1.0, "and beyond");
+        let mid = billboard_match(range - 1.5 * band, range);
+        assert!((mid - 0.5).abs() < 1e-6, "half way at the band's middle: {mid}");
+        // Monotone, and continuous: no step between neighbouring distances, at the band's edges
+        // included.
+        let step_m = 1e-3;
+        let mut last = billboard_match(0.0, range);
+        for i in 1..=(range * 1.2 / step_m) as usize {
+            let m = billboard_match(i as f32 * step_m, range);
+            assert!(m >= last, "monotone at {} m: {last} -> {m}", i as f32 * step_m);
+            assert!(m - last < 1e-3, "continuous at {} m: {last} -> {m}", i as f32 * step_m);
+            last = m;
+        }
     }
 
     #[test]

@@ -58,7 +58,8 @@ const uint C_WORDS = 55u;
 const uint PF_EMISSIVE_BIT = 0x100u;
 
 // The march binds only the constants, the page table and the peaks (BRICKS_SAMPLING_ONLY, with its
-// own binding numbers); the brick passes bind everything at 0..16.
+// own binding numbers); the brick passes bind everything at 0..17 (17, atlas_light, is declared by
+// fog.brick_resolve alone).
 #ifndef BRICK_CONSTANTS_BINDING
 #define BRICK_CONSTANTS_BINDING 0
 #define BRICK_PAGE_BINDING 5
@@ -80,7 +81,8 @@ layout(std430, set = 0, binding = 9) buffer Requests { uint requests[]; };
 layout(std430, set = 0, binding = 10) buffer Counters { uint counters[]; };
 layout(std430, set = 0, binding = 11) buffer SystemBricks { uint system_bricks[]; };
 layout(std430, set = 0, binding = 12) buffer AccumExt { uint accum_ext[]; };
-// TINT_WORDS words per slot: tint r, g, b, emissive and their weight, each x units x TINT_SCALE.
+// TINT_WORDS words per slot: tint r, g, b, emissive, their weight and the billboard match, each
+// x units x TINT_SCALE.
 layout(std430, set = 0, binding = 13) buffer AccumTint { uint accum_tint[]; };
 layout(set = 0, binding = 14, r32f) uniform writeonly image3D atlas_density;
 layout(set = 0, binding = 15, rgba8) uniform writeonly image3D atlas_tint;
@@ -88,7 +90,7 @@ layout(set = 0, binding = 15, rgba8) uniform writeonly image3D atlas_tint;
 #endif
 
 // Words of accum_tint per slot (fog::splat::TINT_WORDS).
-const uint TINT_WORDS = 5u;
+const uint TINT_WORDS = 6u;
 
 // ---- Helpers ----
 ivec3 level_origin(int level) {
@@ -180,6 +182,7 @@ struct Carrier {
     float density_scale;
     vec3 tint;
     bool emissive;
+    float billboard_match;
 };
 
 Carrier carrier_of(uint slot) {
@@ -196,6 +199,7 @@ Carrier carrier_of(uint slot) {
     // tint.w 1: the debug view's hue for the source replaces the particle's colour.
     c.tint = s.tint.w > 0.5 ? s.tint.rgb : clamp(p.color.rgb, 0.0, 1.0) * s.tint.rgb;
     c.emissive = (p.ids.z & PF_EMISSIVE_BIT) != 0u;
+    c.billboard_match = s.weight_mass.w;
     return c;
 }
 

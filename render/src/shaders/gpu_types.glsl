@@ -246,14 +246,15 @@ struct BrickUniform {
 
 // Per-source particle-fog inputs (particles.fog_sources).
 struct GpuFogSource {
-    vec4 weight_mass;    // x blend weight, y texture mean alpha, z Density x Strength
+    vec4 weight_mass;    // x blend weight, y texture mean alpha, z Density x Strength, w billboard match
     vec4 tint;           // rgb texture mean colour; w 1: rgb is the debug hue, replacing the colour
 };
 
-// Push constants of fog.brick_march.
+// Push constants of fog.brick_light and fog.brick_march.
 struct FogMarchPush {
     vec4 billow;         // x strength, y scale (m), z speed (m/s), w time (s)
-    vec4 params;         // x 1 when the froxel fog is on, y debug view, z divisor (a ray per z x z pixels)
+    vec4 params;         // x 1 when the froxel fog is on, y debug view, z divisor (a ray per z x z pixels),
+                         // w range (m)
 };
 
 #endif

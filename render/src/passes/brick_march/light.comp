@@ -12,6 +12,16 @@
 // fog's Henyey-Greenstein phase for the direction from the camera to p (every ray reaching p
 // comes from the camera). Bricks whose peak extinction is 0 are skipped (the march weights the
 // light by extinction).
+//
+// Toward RenderVKParticleFogRange the light is eased to the billboards' (the lighting model of
+// particles.billboards, billboard_shade.glsl: a normal facing the camera, ambient for that
+// normal, the sun's and each local light's cos/pi with their shadows, no self-shadowing, no phase
+// function; local lights as spheres, as below) by the billboard match of the systems in the voxel's
+// brick (atlas_light's alpha, left by fog.brick_resolve: particle_fog::systems::billboard_match of
+// each system's distance, from none at two fade bands inside the range to all of it at one, where
+// the range fade begins), so the fog fading out there is lit as the billboards fading in are.
+// Where no brick held enough to tell, the same formula of the voxel's own distance is taken
+// (push.params.w: the range, m).
 #include "lighting.glsl"
 #include "froxel_common.glsl"
 #define BRICKS_SAMPLING_ONLY
@@ -27,7 +37,8 @@ layout(local_size_x = 128) in;
 layout(std430, set = 0, binding = 11) readonly buffer Counters { uint counters[]; };
 layout(std430, set = 0, binding = 12) readonly buffer Requests { uint requests[]; };
 layout(std430, set = 0, binding = 13) readonly buffer SlotKey { ivec4 slot_key[]; };
-layout(set = 0, binding = 14, rgba16f) uniform writeonly image3D atlas_light;
+// rgb the light (written here); a the billboard match fog.brick_resolve left (read here, kept).
+layout(set = 0, binding = 14, rgba16f) uniform image3D atlas_light;
 layout(push_constant) uniform Push { FogMarchPush push; };
 
 // Workgroups per brick (particle_fog::pool::LIGHT_GROUPS_PER_BRICK, the dispatch's y).
@@ -37,8 +48,40 @@ const int SELF_SHADOW_STEPS = 6;
 // that drifts through the light itself (a fire inside its own smoke).
 const float LOCAL_LIGHT_RADIUS_M = 0.5;
 
+// Width of the range fade as a fraction of the range (particle_fog::systems::RANGE_FADE_FRACTION).
+const float RANGE_FADE_FRACTION = 0.125;
+
 bool froxel_on() {
     return push.params.x > 0.5;
+}
+
+// 0 inside range - 2 bands, 1 from range - band on (particle_fog::systems::billboard_match).
+float billboard_match(float distance_m, float range_m) {
+    float band = max(range_m * RANGE_FADE_FRACTION, 1e-3);
+    return smoothstep(range_m - 2.0 * band, range_m - band, distance_m);
+}
+
+// The light a billboard at p would show (billboard_shade.glsl without its texture and colour):
+// its normal faces the camera, against the camera's forward axis. Local lights are spheres of
+// LOCAL_LIGHT_RADIUS_M as for the fog's own light: a billboard's plane passes edge-on by a light
+// inside its smoke (cos near 0 where 1/d^2 is large), while voxels in front of and behind it
+// would take the full 1/d^2.
+vec3 billboard_light(vec3 p) {
+    vec4 ahead = frame.world_from_clip * vec4(0.0, 0.0, 1.0, 1.0);
+    vec3 n = -normalize(ahead.xyz / ahead.w - frame.camera_pos.xyz);
+    vec3 light = ambient_for(n);
+    float sun_ndl = max(dot(n, frame.sun_dir.xyz), 0.0);
+    if (sun_ndl > 0.0) {
+        light += frame.sun_color.rgb * frame.sun_dir.w * sun_ndl * sun_shadow(p, n, 0.0) / PI;
+    }
+    for (uint i = 0u; i < frame.counts.x; ++i) {
+        vec3 to_light;
+        vec3 arriving = light_arriving(i, p, n, 0.0, to_light);
+        vec3 d = lights[i].position_range.xyz - p;
+        float sphere = min(1.0, dot(d, d) / (LOCAL_LIGHT_RADIUS_M * LOCAL_LIGHT_RADIUS_M));
+        light += arriving * sphere * max(dot(n, to_light), 0.0) / PI;
+    }
+    return light;
 }
 
 // Transmittance of the particle fog from p toward the sun.
@@ -89,10 +132,18 @@ void main() {
                             int(v) / (BRICK_STORED * BRICK_STORED));
         vec3 p = (vec3(key.xyz * BRICK_VOXELS + local - ivec3(1)) + 0.5) * voxel;
         vec3 view_dir = normalize(p - frame.camera_pos.xyz);
-        vec3 lit = in_scattered(p, view_dir, voxel);
+        ivec3 texel = atlas_texel(slot, local);
+        float match_billboards = imageLoad(atlas_light, texel).a;
+        if (match_billboards < 0.0) {
+            match_billboards = billboard_match(distance(p, frame.camera_pos.xyz), push.params.w);
+        }
+        vec3 lit = match_billboards < 1.0 ? in_scattered(p, view_dir, voxel) : vec3(0.0);
+        if (match_billboards > 0.0) {
+            lit = mix(lit, billboard_light(p), match_billboards);
+        }
         if (any(isnan(lit)) || any(isinf(lit))) {
             lit = vec3(0.0);
         }
-        imageStore(atlas_light, atlas_texel(slot, local), vec4(min(lit, vec3(60000.0)), 1.0));
+        imageStore(atlas_light, texel, vec4(min(lit, vec3(60000.0)), match_billboards));
     }
 }

@@ -6,10 +6,21 @@
 // mean tint of the brick holding the voxel, a its emissive share; a brick holding almost nothing
 // takes the mean of its face neighbours', and an apron voxel of a neighbour that is not allocated
 // or holds almost nothing takes this brick's own, so the march's trilinear tint, which is not
-// weighted by density, does not fade to white and not emissive at the edge of the fog), and the
-// brick's peak extinction (slot_max, for the march's empty-space skipping).
+// weighted by density, does not fade to white and not emissive at the edge of the fog), the
+// brick's peak extinction (slot_max, for the march's empty-space skipping), and for fog.brick_light
+// the billboard match of the brick holding each voxel (atlas_light's alpha: the mass-weighted mean
+// of its carriers' systems' particle_fog::systems::billboard_match, the apron's from its
+// neighbour as the tint's; -1 where no brick holds enough to tell).
 #include "bricks.glsl"
 layout(local_size_x = 128) in;
+layout(set = 0, binding = 17, rgba16f) uniform writeonly image3D atlas_light;
+
+// Mass-weighted mean billboard match of slot `owner`, or `fallback` when it holds (almost) none.
+float brick_match(uint owner, float fallback) {
+    uint t = owner * TINT_WORDS;
+    float weight = float(accum_tint[t + 4u]);
+    return weight < 1.0 ? fallback : clamp(float(accum_tint[t + 5u]) / weight, 0.0, 1.0);
+}
 
 shared uint peak_bits;
 
@@ -52,6 +63,7 @@ void main() {
     }
     barrier();
     vec4 own_tint = brick_tint(slot, neighbour_tint(key));
+    float own_match = brick_match(slot, -1.0);
     const uint STORED = uint(BRICK_STORED * BRICK_STORED * BRICK_STORED);
     for (uint v = gl_LocalInvocationIndex; v < STORED; v += gl_WorkGroupSize.x) {
         ivec3 local = ivec3(int(v) % BRICK_STORED, (int(v) / BRICK_STORED) % BRICK_STORED,
@@ -61,13 +73,16 @@ void main() {
         uint owner = at < 0 ? PAGE_NONE : page[at];
         float ext = 0.0;
         vec4 tint = own_tint;
+        float match_billboards = own_match;
         if (owner < PAGE_REQUESTED) {
             uint i = owner * uint(BRICK_CELLS) + uint(cell_in_brick(cell));
             ext = float(accum_ext[i]) / EXTINCTION_UNITS_PER_INV_M;
             tint = owner == slot ? own_tint : brick_tint(owner, own_tint);
+            match_billboards = owner == slot ? own_match : brick_match(owner, own_match);
         }
         imageStore(atlas_density, atlas_texel(slot, local), vec4(ext));
         imageStore(atlas_tint, atlas_texel(slot, local), tint);
+        imageStore(atlas_light, atlas_texel(slot, local), vec4(0.0, 0.0, 0.0, match_billboards));
         atomicMax(peak_bits, floatBitsToUint(ext));
     }
     barrier();

@@ -133,7 +133,8 @@ void add_cell(int level, inout KernelBricks b, ivec3 cell, uint share) {
     atomicAdd(accum_ext[s * uint(BRICK_CELLS) + uint(cell_in_brick(cell))], share);
 }
 
-// Adds the tint of carrier `c` weighted by its units in each brick, and the weights.
+// Adds the tint of carrier `c` weighted by its units in each brick, the weights, and its billboard
+// match weighted the same way.
 // Each word is rounded stochastically (a hashed uniform per carrier `key`, brick k and frame), so a
 // brick filled by many carriers' thin tails still gets their tint (truncated, they had left it
 // white and not emissive while their density showed) (fog::splat::add_brick_tint).
@@ -154,6 +155,7 @@ void add_brick_tints(KernelBricks b, Carrier c, uint key) {
             atomicAdd(accum_tint[t + 3u], uint(scaled + u));
         }
         atomicAdd(accum_tint[t + 4u], uint(scaled + u));
+        atomicAdd(accum_tint[t + 5u], uint(scaled * c.billboard_match + u));
     }
 }
 
