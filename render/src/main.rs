@@ -162,7 +162,9 @@ struct RenderArgs {
     #[arg(long)]
     compare: bool,
     /// Also write N frames (0..=600) from the first one as an animated PNG at --fps
-    /// (`<scene>.apng`), each frame written as it is rendered (memory for one frame, whatever N).
+    /// (`<scene>.apng`, at --apng-size), each frame written as it is rendered (memory for two
+    /// frames, the one rendered and the one shown, whatever N): after the first, only where a
+    /// pixel differs from what is shown by more than 2 of 255.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=600), default_value_t = 0)]
     apng: u32,
     /// Size of the animation's frames, WIDTHxHEIGHT, each 1..=16384 [default: half of --size]

@@ -319,7 +319,7 @@ fn the_help_lists_the_output_sets_and_how_they_are_written() {
         "from an earlier run that this run does not write are removed",
         "<scene>_density.vol",
         "a volume left by an earlier export is removed",
-        "memory for one frame, whatever N",
+        "memory for two frames, the one rendered and the one shown, whatever N",
     ] {
         assert!(help.contains(part), "{part:?} missing from the help: {help}");
     }

@@ -212,7 +212,11 @@ fn contact_sheet(
     let path = stage.job.out.join(format!("{stem}_sliders.png"));
     write_grid(&path, tiles.size(), cols, &labels, |i| {
         let (density, billow) = at(i);
-        let s = settings::Settings { particle_fog_density: density, particle_fog_billow: billow, ..settings.clone() };
+        let s = settings::Settings {
+            particle_fog_density: density,
+            particle_fog_billow: billow,
+            ..settings.clone()
+        };
         tiles.next(stage, &s)
     })?;
     Ok(path)

@@ -106,9 +106,19 @@ pub fn write_grey16(path: &Path, width: u32, height: u32, values: &[f32]) -> Res
     })
 }
 
+/// Largest difference, of 255 per channel, between a rendered frame and what the animated PNG
+/// shows of it: a pixel of a later frame that differs from what the animation already shows by no
+/// more than this is left as it is (the fog's temporal jitter and its dither change a third of
+/// the pixels by a level or two every frame; kept, they would make each frame as large as a
+/// still).
+pub const APNG_TOLERANCE: u8 = 2;
+
 /// Writes an animated PNG of `count` (at least one) `width` x `height` frames looping forever,
 /// each shown for `1 / fps` s. `frame(i)` gives frame `i` when it is written, so only one frame
-/// is held at a time; an error from it ends the write and leaves nothing at `path`.
+/// (and what the animation shows) is held at a time; an error from it ends the write and leaves
+/// nothing at `path`. The first frame is stored whole; each later one as the rectangle around the
+/// pixels that differ by more than [`APNG_TOLERANCE`] from what is shown, the others transparent
+/// (drawn over what is shown), so every frame is shown within [`APNG_TOLERANCE`] of its pixels.
 pub fn write_apng(
     path: &Path,
     (width, height): (u32, u32),
@@ -127,15 +137,79 @@ pub fn write_apng(
         e.set_frame_delay(1, per_second).map_err(|e| output_error(path, e))
     };
     encode_png(path, (width, height), setup, |w| {
+        let mut shown: Option<Vec<u8>> = None;
         for i in 0..count {
             let f = frame(i)?;
             if (f.width, f.height) != (width, height) {
                 crate::error::bug("animation frames of different sizes");
             }
-            w.write_image_data(&f.pixels).map_err(|e| output_error(path, e))?;
+            let Some(shown) = shown.as_mut() else {
+                w.write_image_data(&f.pixels).map_err(|e| output_error(path, e))?;
+                shown = Some(f.pixels);
+                continue;
+            };
+            let update = frame_update(shown, &f);
+            let place = |w: &mut png::Writer<&mut AtomicFile>| {
+                w.reset_frame_position()?;
+                w.set_frame_dimension(update.size.0, update.size.1)?;
+                w.set_frame_position(update.at.0, update.at.1)?;
+                w.set_blend_op(if update.over { png::BlendOp::Over } else { png::BlendOp::Source })?;
+                w.write_image_data(&update.pixels)
+            };
+            place(w).map_err(|e| output_error(path, e))?;
         }
         Ok(())
     })
+}
+
+/// Whether RGBA pixels `a` and `b` differ by more than [`APNG_TOLERANCE`] in any channel.
+fn pixel_differs(a: &[u8], b: &[u8]) -> bool {
+    a.iter().zip(b).any(|(a, b)| a.abs_diff(*b) > APNG_TOLERANCE)
+}
+
+/// One later frame of an animation: `pixels` (`size`, RGBA) placed `at`, drawn over what is shown
+/// (`over`: unchanged pixels transparent) or in its place.
+struct FrameUpdate {
+    at: (u32, u32),
+    size: (u32, u32),
+    over: bool,
+    pixels: Vec<u8>,
+}
+
+/// The update that shows `next` within [`APNG_TOLERANCE`] where `shown` is shown, and `shown` made
+/// what it then shows: the rectangle around the pixels that differ by more (a transparent pixel
+/// when none does), those pixels from `next` and the rest transparent, or, where a new pixel is
+/// not opaque (it would blend with what is shown), the rest as shown.
+fn frame_update(shown: &mut [u8], next: &Rgba8) -> FrameUpdate {
+    let width = next.width as usize;
+    let differs =
+        |shown: &[u8], p: usize| pixel_differs(&shown[p * 4..p * 4 + 4], &next.pixels[p * 4..p * 4 + 4]);
+    let (mut lo, mut hi) = ((usize::MAX, usize::MAX), (0, 0));
+    let mut opaque = true;
+    for p in (0..next.pixels.len() / 4).filter(|&p| differs(shown, p)) {
+        let (x, y) = (p % width, p / width);
+        lo = (lo.0.min(x), lo.1.min(y));
+        hi = (hi.0.max(x), hi.1.max(y));
+        opaque &= next.pixels[p * 4 + 3] == 255;
+    }
+    if lo.0 == usize::MAX {
+        return FrameUpdate { at: (0, 0), size: (1, 1), over: true, pixels: vec![0; 4] };
+    }
+    let (w, h) = (hi.0 - lo.0 + 1, hi.1 - lo.1 + 1);
+    let mut pixels = vec![0; w * h * 4];
+    for y in 0..h {
+        for x in 0..w {
+            let p = (lo.1 + y) * width + lo.0 + x;
+            let to = &mut pixels[(y * w + x) * 4..][..4];
+            if differs(shown, p) {
+                shown[p * 4..p * 4 + 4].copy_from_slice(&next.pixels[p * 4..p * 4 + 4]);
+                to.copy_from_slice(&next.pixels[p * 4..p * 4 + 4]);
+            } else if !opaque {
+                to.copy_from_slice(&shown[p * 4..p * 4 + 4]);
+            }
+        }
+    }
+    FrameUpdate { at: (lo.0 as u32, lo.1 as u32), size: (w as u32, h as u32), over: opaque, pixels }
 }
 
 /// Writes a PNG of `labels.len()` tiles of `tile` size in rows of `cols`, each with its label in
@@ -214,6 +288,81 @@ mod tests {
         let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(&path).expect("open")));
         let reader = decoder.read_info().expect("a PNG");
         assert_eq!(reader.info().animation_control().map(|a| a.num_frames), Some(4));
+    }
+
+    /// Every frame of the animated PNG at `path` as a viewer shows it: each frame's rectangle
+    /// drawn at its place over the last, by its blend operation.
+    fn shown_frames(path: &std::path::Path) -> Vec<Vec<u8>> {
+        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).expect("open")));
+        let mut reader = decoder.read_info().expect("a PNG");
+        let (width, count) =
+            (reader.info().width as usize, reader.info().animation_control().expect("apng").num_frames);
+        let mut canvas = vec![0u8; reader.output_buffer_size().expect("size")];
+        let mut buf = canvas.clone();
+        let mut out = Vec::new();
+        for _ in 0..count {
+            let info = reader.next_frame(&mut buf).expect("a frame");
+            let fc = reader.info().frame_control().copied().expect("a frame control");
+            assert_eq!((info.width, info.height), (fc.width, fc.height));
+            for y in 0..fc.height as usize {
+                for x in 0..fc.width as usize {
+                    let from = &buf[(y * fc.width as usize + x) * 4..][..4];
+                    let to = ((fc.y_offset as usize + y) * width + fc.x_offset as usize + x) * 4;
+                    match (fc.blend_op, from[3]) {
+                        (png::BlendOp::Over, 0) => {}
+                        (png::BlendOp::Over, a) => {
+                            assert_eq!(a, 255, "a frame drawn over holds only opaque and clear pixels");
+                            canvas[to..to + 4].copy_from_slice(from);
+                        }
+                        (png::BlendOp::Source, _) => canvas[to..to + 4].copy_from_slice(from),
+                    }
+                }
+            }
+            out.push(canvas.clone());
+        }
+        out
+    }
+
+    #[test]
+    fn every_frame_is_shown_within_the_tolerance_and_small_changes_cost_little() {
+        let d = scratch("apng-updates");
+        let (w, h) = (96u32, 64u32);
+        // A gradient whose pixels wander by up to the tolerance every frame (the fog's jitter), a
+        // white square moving 5 pixels a frame, and on frame 3 a half-transparent pixel.
+        let rendered = |i: u32| {
+            let mut x = 0x2545_F491_u32 ^ (i * 7919 + 1);
+            let mut pixels = Vec::with_capacity((w * h * 4) as usize);
+            for py in 0..h {
+                for px in 0..w {
+                    x ^= x << 13;
+                    x ^= x >> 17;
+                    x ^= x << 5;
+                    let jitter = (x % u32::from(APNG_TOLERANCE + 1)) as u8;
+                    let base = (px + py) as u8 + 40;
+                    let square = (px / 8 == i * 5 / 8 + 1) && (10..20).contains(&py);
+                    let v = if square { 255 } else { base + jitter };
+                    let alpha = if i == 3 && (px, py) == (50, 40) { 128 } else { 255 };
+                    pixels.extend([v, v / 2 + 20, 200 - v / 2, alpha]);
+                }
+            }
+            Rgba8 { width: w, height: h, pixels }
+        };
+        let frames = 6;
+        let path = d.join("a.apng");
+        write_apng(&path, (w, h), (frames, 30.0), |i| Ok(rendered(i))).expect("written");
+        let shown = shown_frames(&path);
+        for (i, s) in shown.iter().enumerate() {
+            let r = rendered(i as u32);
+            let worst = s.iter().zip(&r.pixels).map(|(a, b)| a.abs_diff(*b)).max().unwrap_or(0);
+            assert!(worst <= APNG_TOLERANCE, "frame {i} shown {worst} levels from what was rendered");
+        }
+        // Whole frames would each cost about as much as the first; the wandering costs nothing.
+        let still = d.join("still.png");
+        let first = rendered(0);
+        write_rgba8(&still, w, h, &first.pixels).expect("still");
+        let (animation, one) =
+            (std::fs::metadata(&path).expect("a").len(), std::fs::metadata(&still).expect("s").len());
+        assert!(animation < 2 * one, "{frames} frames took {animation} bytes, one whole frame {one}");
     }
 
     #[test]
