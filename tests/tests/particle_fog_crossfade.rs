@@ -28,9 +28,9 @@ const REGION_FRACTION: f32 = 0.05;
 /// march's jitter and the splat's stochastic rounding differ from frame to frame).
 const BRACKET_TOLERANCE: f64 = 0.05;
 /// Where the range fade begins the matched fog's difference from the billboards is at most this
-/// fraction of the unmatched fog's (the pop at least halved): the light there is the billboards',
-/// so what is left is how the fog's opacity is spread against the billboards' coverage (kernel
-/// spread, soft-particle fade), not the lighting model.
+/// fraction of the unmatched fog's (the pop at least halved): the lighting model there is the
+/// billboards', so what is left is where the light is taken (a billboard lights each fragment of
+/// its quad, the fog each voxel of its kernel; README.md, "The cross-fade's brightness").
 const MATCHED_SHARE_MAX: f64 = 0.5;
 /// Where the easing begins (two bands inside the range) the fog is as far inside the range: the
 /// frame may differ from the fog's at the default range by this fraction (frame-to-frame noise).
