@@ -76,15 +76,22 @@ pub fn output_names(stem: &str, show: &ShowcaseJob) -> Vec<String> {
 }
 
 /// Checks the job's folder for `show`'s files and removes the showcase files of the scene it does
-/// not write (an earlier run's), and refuses pictures that would not fit in memory; before any
-/// GPU work.
+/// not write (an earlier run's), and refuses pictures that would not fit in memory (the frames'
+/// or, at its own size, the animation's); before any GPU work.
 pub fn prepare(job: &RenderJob, show: &ShowcaseJob) -> anyhow::Result<()> {
     let stem = stem(job);
     let everything = ShowcaseJob { compare: true, apng_frames: 1, contact_sheet: true, apng_size: (1, 1) };
     let all = output_names(&stem, &everything);
     super::out_dir::prepare(&job.out, &output_names(&stem, show), &|n| all.iter().any(|a| a == n))?;
     let pictures = if show.compare { super::memory::COMPARE_PICTURES } else { super::memory::FRAME_PICTURES };
-    let needed = pictures * super::memory::picture_bytes(job.width, job.height);
+    let frames = pictures * super::memory::picture_bytes(job.width, job.height);
+    let (aw, ah) = show.apng_size;
+    let animation = if show.apng_frames > 0 {
+        super::memory::FRAME_PICTURES * super::memory::picture_bytes(aw, ah)
+    } else {
+        0
+    };
+    let needed = frames.max(animation);
     super::memory::ensure_fits("this showcase", needed, super::memory::available_bytes())
 }
 
