@@ -1,12 +1,12 @@
 //! # assetstats: texture statistics for particle textures, and their cache
 //!
 //! Whether a particle system can become fog depends on its texture: a soft, low-frequency blob or
-//! cloud puff can; a star, heart, ring, spark, text or hard disc cannot (design: issue 4, "texture
-//! is soft and low-frequency ... a precomputed per-texture stat: mean alpha, alpha gradient energy,
-//! colour variance ... or the default particle texture with a large size"). This crate computes
-//! those statistics once per texture ([`TextureStats`]), gives a `softness` in [0, 1] and a
-//! [`Shape`] verdict with human-readable reasons, and caches them by texture and content hash
-//! ([`StatsCache`]). Pure CPU, no other crate of the workspace.
+//! cloud puff can; a star, heart, ring, spark, text or hard disc cannot (the design discussion,
+//! seed 004: "texture is soft and low-frequency ... a precomputed per-texture stat: mean alpha,
+//! alpha gradient energy, colour variance ... or the default particle texture with a large size").
+//! This crate computes those statistics once per texture ([`TextureStats`]), gives a `softness` in
+//! [0, 1] and a [`Shape`] verdict with human-readable reasons, and caches them by texture and
+//! content hash ([`StatsCache`]). Pure CPU, no other crate of the workspace.
 //!
 //! ## The statistics, in brief
 //!

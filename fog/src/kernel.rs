@@ -1,6 +1,6 @@
 //! A density carrier's mass and kernel: what one converted particle puts into the bricks.
 //!
-//! **Mass** (issue 14): a carrier's mass is its optical cross-section in m²,
+//! **Mass**: a carrier's mass is its optical cross-section in m²,
 //! `m = size_x * size_y * alpha * tex_mean_alpha * w * Density * Strength`. A billboard of that
 //! size and opacity, seen head-on, removes `alpha * tex_mean_alpha` of the light over its area on
 //! average, so its area-integrated optical depth is `m` (at `w = Density = Strength = 1`); a blob

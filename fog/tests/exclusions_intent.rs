@@ -1,4 +1,4 @@
-//! Exclusions follow the design's intent (issue 16 item 1): streaking is judged against the
+//! Exclusions follow the design's intent: streaking is judged against the
 //! particle's own size where the puffs are seen apart, with an absolute ceiling for content that
 //! is thrown or falls fast; `FOLLOW_VELOCITY` excludes only where turning the sprite shows.
 

@@ -1,5 +1,5 @@
 //! `encode_from_json_checked`: every value the encoder changes is warned about by field, and what
-//! would not be a particle system to the viewer is refused (issue 18, items 11 and 12).
+//! would not be a particle system to the viewer is refused.
 
 use particles::codec::Refusal;
 use particles::json::{encode_from_json, encode_from_json_checked, DescriptorJson, JsonError};

@@ -1,4 +1,4 @@
-//! The GPU-resident particle pool and its per-frame CPU glue (issue 9, simulation half).
+//! The GPU-resident particle pool and its per-frame CPU glue (the simulation half).
 //!
 //! Buffers (each named as below, STYLE.md practice 4):
 //! - `particles.pool`: `capacity` [`GpuParticle`]s;

@@ -1,4 +1,4 @@
-//! Buffers respect the device's limits (issue 18 item 2): on lavapipe, whose
+//! Buffers respect the device's limits: on lavapipe, whose
 //! `maxStorageBufferRange` is 128 MiB, a particle pool above 1,048,576 particles is refused with
 //! the limit named, and the million-particle stress scene (capacity 1,100,000) renders under
 //! validation with its pool capped to what the device holds. A device out of memory while the

@@ -1,4 +1,4 @@
-//! Features a device error turned off (issue 18): when making the GPU resources of the particle
+//! Features a device error turned off: when making the GPU resources of the particle
 //! fog's bricks, the froxel fog or the particle pool fails because the device is out of memory
 //! (or lost), that feature is switched off for the rest of the renderer's life with a warning
 //! naming what failed, the frame renders without it, and the frame report lists it

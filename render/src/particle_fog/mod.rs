@@ -1,5 +1,5 @@
 //! Particle fog on the GPU: converted particle systems' particles kept as density carriers and
-//! splatted, mass-conservingly, into world-space density bricks (issue 14; the maths and the CPU
+//! splatted, mass-conservingly, into world-space density bricks (the maths and the CPU
 //! twin are in crate `fog`: [`fog::bricks`], [`fog::kernel`], [`fog::splat`]).
 //!
 //! - [`systems`]: which systems convert and by how much (classifier, range fade, demotion), and
