@@ -45,9 +45,14 @@ pub const SHEET_DENSITIES: [f32; 3] = [0.5, 1.0, 2.0];
 /// `RenderVKParticleFogBillow` values of its columns.
 pub const SHEET_BILLOWS: [f32; 3] = [0.0, 0.5, 1.0];
 
-/// The animation's frame size when `--apng-size` is not given: half the job's `size` (at least a
-/// pixel), so that two seconds at the demo's 1280x720 stay a few megabytes.
+/// The animation's frame size when `--apng-size` is not given: half the job's `size`, so that two
+/// seconds at the demo's 1280x720 stay a few megabytes.
 pub fn default_apng_size(size: (u32, u32)) -> (u32, u32) {
+    half_size(size)
+}
+
+/// Half of `size` (at least a pixel): the contact sheet's tiles.
+fn half_size(size: (u32, u32)) -> (u32, u32) {
     ((size.0 / 2).max(1), (size.1 / 2).max(1))
 }
 
@@ -128,7 +133,7 @@ pub fn run(
         })?;
         written.extend([billboards, path]);
     }
-    let sheet_size = default_apng_size(size);
+    let sheet_size = half_size(size);
     let mut after_animation = None;
     if show.apng_frames > 0 {
         let path = job.out.join(format!("{stem}.apng"));
