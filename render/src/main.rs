@@ -61,6 +61,7 @@ enum SettingsAction {
 }
 
 /// `particle-fog view` options.
+#[cfg(feature = "viewer")]
 #[derive(clap::Args, Debug)]
 struct ViewArgs {
     /// The scene file (TOML, a regular file of at most 4 MiB; see scenes/README.md).
@@ -312,7 +313,15 @@ enum Command {
     Bench(BenchArgs),
     /// Open the live viewer: the scene in a window (or --offscreen, into images) with the
     /// graphics-preferences panel, stats, the particle systems' verdicts and a fly camera.
+    #[cfg(feature = "viewer")]
     View(ViewArgs),
+    /// The live viewer, which this build leaves out (cargo feature `viewer`).
+    #[cfg(not(feature = "viewer"))]
+    View {
+        /// The viewer's arguments (not read).
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Read and change viewer settings in a settings.xml (LLSD), keeping every other key.
     Settings {
         /// The settings file: a regular file of at most 16 MiB (symbolic links are followed).
@@ -332,14 +341,16 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
     let colour = std::io::stderr().is_terminal();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
-        )
-        .with_ansi(colour)
-        .with_writer(std::io::stderr)
-        .init();
+    // RUST_LOG as a list of `target=level` and a bare `level` (e.g. `info,render::vk=debug`).
+    let filter: tracing_subscriber::filter::Targets = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| tracing_subscriber::filter::Targets::new().with_default(tracing::Level::WARN));
+    let log = tracing_subscriber::fmt::layer().with_ansi(colour).with_writer(std::io::stderr);
+    tracing_subscriber::registry().with(log).with(filter).init();
     let outcome = run(Args::parse()).and_then(|o| {
         write_all_or_closed(&mut std::io::stdout().lock(), &o.stdout)?;
         Ok(o.code)
@@ -381,7 +392,13 @@ fn run(args: Args) -> anyhow::Result<Outcome> {
         },
         Command::Render(a) => Outcome::text(run_render(a)?),
         Command::Bench(a) => Outcome::text(run_bench(a)?),
+        #[cfg(feature = "viewer")]
         Command::View(a) => Outcome::text(run_view(a)?),
+        #[cfg(not(feature = "viewer"))]
+        Command::View { .. } => anyhow::bail!(
+            "this particle-fog was built without the live viewer (cargo feature `viewer`, on by \
+             default): cargo run --release --locked -p render --bin particle-fog -- view SCENE"
+        ),
         Command::Devices { json, gpu } => {
             let devices = cli::devices::list(gpu.validation, gpu.device.as_ref())?;
             Outcome::text(if json {
@@ -443,6 +460,7 @@ fn run_classify(a: ClassifyArgs) -> anyhow::Result<String> {
     cli::classify::run(&source, a.texture_dir.as_deref(), policy, &s, &overrides, a.json)
 }
 
+#[cfg(feature = "viewer")]
 fn run_view(a: ViewArgs) -> anyhow::Result<String> {
     let desc = render::GpuDesc {
         validation: a.gpu.validation,
@@ -526,8 +544,8 @@ fn run_render(a: RenderArgs) -> anyhow::Result<String> {
     };
     // The showcase's folder and names are checked with the render's, before the first GPU work.
     let checks = || cli::showcase::prepare(&job, &show);
-    let (report, first_frame) = cli::render::run_after(&job, &desc, checks, show.compare)?;
-    let written = if show.any() { cli::showcase::run(&job, &show, &desc, first_frame)? } else { Vec::new() };
+    let (report, rendered) = cli::render::run_after(&job, &desc, checks)?;
+    let written = if show.any() { cli::showcase::run(&job, &show, rendered)? } else { Vec::new() };
     let written: String = written.iter().map(|p| format!("wrote {}\n", p.display())).collect();
     let mut fog = report.fog.as_ref().map(cli::render::format_fog).unwrap_or_default();
     if let Some(peak) = cli::memory::peak_resident_bytes() {

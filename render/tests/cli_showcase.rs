@@ -1,5 +1,6 @@
 //! The showcase outputs of `particle-fog render` (lavapipe): the comparison shows the frame the job
-//! wrote beside its billboards, the animation is half the frame's size unless `--apng-size` says
+//! wrote beside its billboards (or, with the particle fog off, beside its particle fog), the
+//! animation carries on from the job's frames at half the frame's size unless `--apng-size` says
 //! otherwise, and the contact sheet's tiles are half the frame's size either way.
 
 use std::path::{Path, PathBuf};
@@ -19,6 +20,12 @@ fn scratch(name: &str) -> PathBuf {
 /// Renders the fog machine at 96x54 with every showcase output into `out` (a small froxel grid
 /// keeps lavapipe quick), with `extra` arguments.
 fn render_showcase(out: &Path, extra: &[&str]) {
+    let showcase = ["--compare", "--apng", "3", "--contact-sheet"];
+    render(out, &[&showcase, extra].concat());
+}
+
+/// Renders the fog machine at 96x54 into `out` after 24 warm-up frames, with `extra` arguments.
+fn render(out: &Path, extra: &[&str]) {
     let scene = repo().join("scenes/fog_machine.toml");
     let mut args = vec![
         "render".to_owned(),
@@ -27,10 +34,6 @@ fn render_showcase(out: &Path, extra: &[&str]) {
         "96x54".into(),
         "--warmup".into(),
         "24".into(),
-        "--compare".into(),
-        "--apng".into(),
-        "3".into(),
-        "--contact-sheet".into(),
         "--validation".into(),
         "--out".into(),
         out.display().to_string(),
@@ -95,4 +98,39 @@ fn apng_size_sets_the_animation_and_leaves_the_sheet_at_half_the_frame() {
     assert_eq!((apng, frames), ((40, 24), 3));
     let (sheet, _, _) = decode(&d.join("fog_machine_sliders.png"));
     assert_eq!(sheet, (3 * 48, 3 * 27));
+}
+
+#[test]
+fn the_animation_carries_on_from_the_job_s_frames() {
+    let d = scratch("carried");
+    render_showcase(&d, &["--apng-size", "96x54"]);
+    let plain = scratch("two-frames");
+    render(&plain, &["--frames", "2"]);
+    let (_, frames, first) = decode(&d.join("fog_machine.apng"));
+    let (_, _, second) = decode(&plain.join("fog_machine_0001.png"));
+    assert_eq!(frames, 3);
+    let differ = first.chunks(4).zip(second.chunks(4)).filter(|(a, b)| a != b).count();
+    assert_eq!(differ, 0, "{differ} pixels of the animation's first frame are not the job's second frame");
+}
+
+#[test]
+fn with_the_particle_fog_off_the_comparison_shows_the_frame_as_its_billboards() {
+    let d = scratch("billboards");
+    render(&d, &["--compare", "--set", "RenderVKParticleFog=false"]);
+    let (_, _, frame) = decode(&d.join("fog_machine.png"));
+    let (_, _, billboards) = decode(&d.join("fog_machine_billboards.png"));
+    let (_, _, compare) = decode(&d.join("fog_machine_compare.png"));
+    assert_eq!(billboards, frame, "the billboards picture is not the frame written");
+    // The left half differs from the frame where the particle fog shows, the label aside.
+    let fog_differs = (0..54usize)
+        .flat_map(|y| (0..96usize).map(move |x| (y, x)))
+        .filter(|&(y, x)| {
+            let left = &compare[(y * 192 + x) * 4..][..4];
+            let f = &frame[(y * 96 + x) * 4..][..4];
+            let label = (left == [255, 255, 255, 255] || left == [0, 0, 0, 255]) && y < 24;
+            !label && left.iter().zip(f).any(|(a, b)| a.abs_diff(*b) > 8)
+        })
+        .count();
+    // The fog machine's cloud covers a few dozen of the 96x54 pixels.
+    assert!(fog_differs > 18, "the particle fog looks like the billboards ({fog_differs} pixels differ)");
 }

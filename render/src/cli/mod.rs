@@ -17,4 +17,5 @@ pub mod render;
 pub mod settings;
 pub mod showcase;
 pub mod texstats;
+#[cfg(feature = "viewer")]
 pub mod view;

@@ -218,18 +218,33 @@ pub fn prepare(
 
 /// Renders the job on `desc`'s device; returns the report (also written as JSON).
 pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
-    run_after(job, desc, || Ok(()), false).map(|(report, _)| report)
+    run_after(job, desc, || Ok(())).map(|(report, _)| report)
+}
+
+/// The job's renderer after its frames, with its device, world, scene and settings: the showcase
+/// carries on with them (no second device, world or warm-up).
+pub struct Rendered {
+    /// The renderer, warmed up and past the job's frames.
+    pub renderer: HostRenderer,
+    /// The scene's world on `gpu`.
+    pub world: World,
+    /// The job's scene.
+    pub scene: crate::scene::Scene,
+    /// The job's settings.
+    pub settings: settings::Settings,
+    /// The job's first frame.
+    pub first: Rgba8,
+    /// The device (after the renderer and world, which are dropped first).
+    pub gpu: Gpu,
 }
 
 /// [`run`], with `checks` run after the job's own checks and before the GPU starts (the
-/// showcase's folder and memory); with `keep_first`, also the first frame's pixels (the
-/// showcase's comparison shows that frame).
+/// showcase's folder and memory); also the job's renderer after its frames ([`Rendered`]).
 pub fn run_after(
     job: &RenderJob,
     desc: &GpuDesc,
     checks: impl FnOnce() -> anyhow::Result<()>,
-    keep_first: bool,
-) -> anyhow::Result<(TimingReport, Option<Rgba8>)> {
+) -> anyhow::Result<(TimingReport, Rendered)> {
     let (scene, settings) = load_scene(job)?;
     prepare(job, &scene, &settings)?;
     checks()?;
@@ -257,12 +272,11 @@ pub fn run_after(
         systems_cpu_ms.push(renderer.systems_cpu.as_secs_f64() * 1e3);
         slots.push(renderer.fog.bricks.as_ref().map(|pf| pf.pool.capacity));
         let last = frame + 1 == job.frames;
-        let keep = keep_first && frame == 0;
         if !job.last_only || last {
             let path = job.out.join(frame_name(job, &stem, frame));
             let written = write_frame(&mut gpu, &renderer, &settings, &path)?;
-            first = first.or(keep.then_some(written));
-        } else if keep {
+            first = first.or(Some(written));
+        } else if first.is_none() {
             first = Some(read_frame(&mut gpu, &renderer)?);
         }
         progress.step(frame + 1);
@@ -316,7 +330,8 @@ pub fn run_after(
         features_off: renderer.features_off.list().to_vec(),
     };
     write_json(&job.out.join(format!("{stem}_timings.json")), &report)?;
-    Ok((report, first))
+    let first = first.ok_or_else(|| anyhow::anyhow!("the job rendered no frame"))?;
+    Ok((report, Rendered { renderer, world, scene, settings, first, gpu }))
 }
 
 /// The job's scene and its settings: the defaults (or the settings file), then the scene's own,

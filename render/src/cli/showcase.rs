@@ -1,17 +1,18 @@
-//! The showcase outputs of `particle-fog render` beside the frame, each from a warmed-up renderer
-//! (the job's warm-up: particles in flow, the fog's temporal passes converged):
+//! The showcase outputs of `particle-fog render` beside the frame, carrying on from the job's
+//! renderer ([`Rendered`]: particles in flow, the fog's temporal passes converged), on its device:
 //!
-//! - `--compare`: the first frame after the warm-up with `RenderVKParticleFog` off,
-//!   `<scene>_billboards.png`, and side by side with the same frame with it on (the job's own
-//!   first frame when the job has the particle fog on), labelled, `<scene>_compare.png`;
-//! - `--apng N`: N frames from there at the job's fps as an animated PNG, `<scene>.apng`, at
-//!   `--apng-size` ([`default_apng_size`]: half the job's size);
+//! - `--compare`: the job's first frame beside the same frame with `RenderVKParticleFog` the other
+//!   way (a second renderer with the job's warm-up), labelled, `<scene>_compare.png`, and the one
+//!   with it off alone, `<scene>_billboards.png`;
+//! - `--apng N`: the N frames after the job's at the job's fps as an animated PNG, `<scene>.apng`,
+//!   at `--apng-size` ([`default_apng_size`]: half the job's size);
 //! - `--contact-sheet`: a labelled grid of [`SHEET_DENSITIES`] (rows) x [`SHEET_BILLOWS`]
-//!   (columns), tiles half the job's size, `<scene>_sliders.png` (the sliders are live, so one
-//!   renderer renders the tiles on consecutive frames: the animation's, after its last frame,
-//!   when it has the tiles' size).
+//!   (columns), tiles half the job's size, `<scene>_sliders.png`: the sliders are live, so the
+//!   tiles are the frames after the animation's (or the job's).
 //!
-//! Each picture is written as it is rendered: the animation a frame at a time, the grids a row of
+//! One renderer carries on through the job's frames, the animation and the sheet, resized between
+//! them where their sizes differ ([`HostRenderer::resize`] keeps the particles and the fog). Each
+//! picture is written as it is rendered: the animation a frame at a time, the grids a row of
 //! tiles at a time ([`crate::picture`]), so memory depends on the size, not the frame count. The
 //! folder is checked, and the showcase files not asked for this time removed, by [`prepare`]
 //! before the GPU starts.
@@ -19,13 +20,13 @@
 use std::path::PathBuf;
 
 use crate::cli::progress::Progress;
-use crate::cli::render::{load_scene, stem, warm_up, RenderJob};
+use crate::cli::render::{stem, warm_up, RenderJob, Rendered};
 use crate::error::Result;
 use crate::frame::HostRenderer;
 use crate::picture::{write_apng, write_grid, Rgba8};
 use crate::scene::Scene;
 use crate::world::World;
-use crate::{Gpu, GpuDesc};
+use crate::Gpu;
 
 /// What to write besides the frames.
 #[derive(Clone, Debug, Default)]
@@ -100,29 +101,25 @@ pub fn prepare(job: &RenderJob, show: &ShowcaseJob) -> anyhow::Result<()> {
     super::memory::ensure_fits("this showcase", needed, super::memory::available_bytes())
 }
 
-/// Writes what `show` asks for into the job's folder; the paths written. `first_frame` is the
-/// job's own first frame, shown in the comparison when it has the particle fog on (it is rendered
-/// again otherwise).
-pub fn run(
-    job: &RenderJob,
-    show: &ShowcaseJob,
-    desc: &GpuDesc,
-    first_frame: Option<Rgba8>,
-) -> anyhow::Result<Vec<PathBuf>> {
-    let (scene, settings) = load_scene(job)?;
+/// Writes what `show` asks for into the job's folder, carrying on from the job's renderer
+/// (`rendered`); the paths written.
+pub fn run(job: &RenderJob, show: &ShowcaseJob, rendered: Rendered) -> anyhow::Result<Vec<PathBuf>> {
+    let Rendered { renderer, mut world, scene, settings, first, mut gpu } = rendered;
     let stem = stem(job);
-    let mut gpu = Gpu::new(desc)?;
-    let mut world = World::new(&mut gpu, &scene)?;
     let mut stage = Stage { gpu: &mut gpu, world: &mut world, scene: &scene, job };
     let size = (job.width, job.height);
+    // The job's renderer, past its frames.
+    let mut going = Some(Frames { renderer, next: job.frames });
     let mut written = Vec::new();
     if show.compare {
         let path = job.out.join(format!("{stem}_compare.png"));
         let billboards = job.out.join(format!("{stem}_billboards.png"));
-        let mut fog_frame = first_frame.filter(|_| settings.particle_fog);
+        // The job's first frame is one of the two, as its settings have the particle fog.
+        let mut first = Some(first);
+        let job_side = u32::from(!settings.particle_fog);
         write_grid(&path, size, 2, &["particle fog", "billboards"], |i| {
             let s = settings::Settings { particle_fog: i == 0, ..settings.clone() };
-            let frame = match fog_frame.take().filter(|_| i == 0) {
+            let frame = match first.take_if(|_| i == job_side) {
                 Some(frame) => frame,
                 None => stage.renderer(&s, size)?.next(&mut stage, &s)?,
             };
@@ -133,11 +130,9 @@ pub fn run(
         })?;
         written.extend([billboards, path]);
     }
-    let sheet_size = half_size(size);
-    let mut after_animation = None;
     if show.apng_frames > 0 {
         let path = job.out.join(format!("{stem}.apng"));
-        let mut frames = stage.renderer(&settings, show.apng_size)?;
+        let mut frames = stage.carry_on(going.take(), &settings, show.apng_size)?;
         let mut progress = Progress::new(&format!("{stem} animation"), show.apng_frames);
         write_apng(&path, frames.size(), (show.apng_frames, job.fps), |i| {
             let frame = frames.next(&mut stage, &settings);
@@ -146,13 +141,10 @@ pub fn run(
         })?;
         progress.end();
         written.push(path);
-        after_animation = Some(frames).filter(|f| f.size() == sheet_size);
+        going = Some(frames);
     }
     if show.contact_sheet {
-        let tiles = match after_animation {
-            Some(frames) => frames,
-            None => stage.renderer(&settings, sheet_size)?,
-        };
+        let tiles = stage.carry_on(going.take(), &settings, half_size(size))?;
         written.push(contact_sheet(&mut stage, tiles, &settings, &stem)?);
     }
     anyhow::ensure!(
@@ -183,11 +175,29 @@ impl Stage<'_> {
         warm_up(&mut r, (self.gpu, self.world), (self.scene, settings), job, &name)?;
         Ok(Frames { renderer: r, next: 0 })
     }
+
+    /// `going`'s frames carried on at `size` (the renderer resized, its particles and fog kept),
+    /// or a new renderer's ([`Stage::renderer`]) when there is none.
+    fn carry_on(
+        &mut self,
+        going: Option<Frames>,
+        settings: &settings::Settings,
+        size: (u32, u32),
+    ) -> Result<Frames> {
+        let Some(mut frames) = going else {
+            return self.renderer(settings, size);
+        };
+        if frames.size() != size {
+            frames.renderer.resize(self.gpu, size.0, size.1)?;
+        }
+        Ok(frames)
+    }
 }
 
 /// Consecutive frames of one warmed-up renderer.
 struct Frames {
     renderer: HostRenderer,
+    /// The next frame's number after the warm-up.
     next: u32,
 }
 

@@ -204,16 +204,16 @@ impl HostRenderer {
     }
 
     /// Remakes the size-dependent passes and targets at `width` x `height`; the particles (their
-    /// simulation and classification) and the particle fog's bricks are kept, the froxel fog is
-    /// remade on the next frame. Waits for the frames in flight first.
+    /// simulation and classification), the particle fog's bricks and the froxel fog (its grid and
+    /// history do not depend on the size) are kept. Waits for the frames in flight first.
     pub fn resize(&mut self, gpu: &mut Gpu, width: u32, height: u32) -> Result<()> {
         gpu.wait_frames()?;
         self.opaque = OpaquePass::new(gpu, width, height)?;
         self.glow = GlowPass::new(gpu, width, height)?;
         self.particle_passes = ParticlePasses::new(gpu, width, height)?;
-        let bricks = self.fog.bricks.take();
+        let (bricks, froxel) = (self.fog.bricks.take(), self.fog.froxel.take());
         self.fog = FrameFog::new(gpu, width, height)?;
-        self.fog.bricks = bricks;
+        (self.fog.bricks, self.fog.froxel) = (bricks, froxel);
         self.targets = Targets::new(gpu, width, height)?;
         Ok(())
     }

@@ -15,6 +15,7 @@ pub mod froxel_integrate;
 pub mod froxel_temporal;
 pub mod glow;
 pub mod opaque;
+#[cfg(feature = "viewer")]
 pub mod panel;
 pub mod particle_batch;
 pub mod particle_ribbons;
