@@ -158,11 +158,12 @@ struct RenderArgs {
     /// surfaces, and the particle fog's transmittance as alpha)
     #[arg(long, value_name = "DIR")]
     export_mitsuba: Option<PathBuf>,
-    /// Also render the first frame with RenderVKParticleFog off (`<scene>_billboards.png`) and
-    /// write both side by side, labelled (`<scene>_compare.png`).
+    /// Also render the first frame with RenderVKParticleFog the other way and write both side by
+    /// side, labelled (`<scene>_compare.png`), and the one with it off alone
+    /// (`<scene>_billboards.png`).
     #[arg(long)]
     compare: bool,
-    /// Also write N frames (0..=600) from the first one as an animated PNG at --fps
+    /// Also write the N frames (0..=600) after the job's as an animated PNG at --fps
     /// (`<scene>.apng`, at --apng-size), each frame written as it is rendered (memory for two
     /// frames, the one rendered and the one shown, whatever N): after the first, only where a
     /// pixel differs from what is shown by more than 2 of 255.
@@ -172,7 +173,8 @@ struct RenderArgs {
     #[arg(long, value_name = "WxH", value_parser = cli::render::parse_size)]
     apng_size: Option<(u32, u32)>,
     /// Also write a labelled contact sheet of RenderVKParticleFogDensity 0.5/1/2 (rows) x
-    /// RenderVKParticleFogBillow 0/0.5/1 (columns), tiles half the size (`<scene>_sliders.png`).
+    /// RenderVKParticleFogBillow 0/0.5/1 (columns), tiles half the size, the frames after the
+    /// animation's (`<scene>_sliders.png`).
     #[arg(long)]
     contact_sheet: bool,
     /// Frames the renderer keeps in flight: 0..=3 (0: each frame waits for the GPU before the

@@ -254,7 +254,7 @@ pub fn run_after(
     renderer.frame_dt_s = 1.0 / job.fps;
     renderer.particles_only = job.particles_only;
     let stem = stem(job);
-    warm_up(&mut renderer, (&mut gpu, &mut world), (&scene, &settings), job, &stem)?;
+    warm_up(&mut renderer, (&mut gpu, &mut world), (&scene, &settings), (job, FOG_WARMUP_FRAMES), &stem)?;
     gpu.profiler.clear();
     let mut progress = Progress::new(&stem, job.frames);
     let mut wall_ms = Vec::with_capacity(job.frames as usize);
@@ -392,14 +392,15 @@ pub(crate) fn write_frame(
     Ok(frame)
 }
 
-/// The warm-up: `job.warmup` frames of particle simulation, the last [`FOG_WARMUP_FRAMES`] of
-/// them (all, when there are fewer) also running the fog's temporal passes and the last
+/// The warm-up: `job.warmup` frames of particle simulation, the last `fog_frames` of them (all,
+/// when there are fewer; [`FOG_WARMUP_FRAMES`] for a converged fog, 0 for a renderer that takes a
+/// converged froxel fog from another) also running the fog's temporal passes and the last
 /// [`BRICK_WARMUP_FRAMES`] the particle fog's brick passes; progress named `name` ([`Progress`]).
 pub(crate) fn warm_up(
     renderer: &mut HostRenderer,
     (gpu, world): (&mut Gpu, &mut World),
     (scene, settings): (&crate::scene::Scene, &settings::Settings),
-    job: &RenderJob,
+    (job, fog_frames): (&RenderJob, u32),
     name: &str,
 ) -> crate::Result<()> {
     let mut progress = Progress::new(&format!("{name} warm-up"), job.warmup);
@@ -409,7 +410,7 @@ pub(crate) fn warm_up(
         if frame + BRICK_WARMUP_FRAMES >= job.warmup {
             renderer.warm_bricks(gpu)?;
         }
-        if frame + FOG_WARMUP_FRAMES >= job.warmup {
+        if frame + fog_frames >= job.warmup {
             renderer.warm_fog(gpu, world, scene, settings, t)?;
         }
         progress.step(frame + 1);

@@ -2,8 +2,9 @@
 //! renderer ([`Rendered`]: particles in flow, the fog's temporal passes converged), on its device:
 //!
 //! - `--compare`: the job's first frame beside the same frame with `RenderVKParticleFog` the other
-//!   way (a second renderer with the job's warm-up), labelled, `<scene>_compare.png`, and the one
-//!   with it off alone, `<scene>_billboards.png`;
+//!   way, labelled, `<scene>_compare.png`, and the one with it off alone, `<scene>_billboards.png`.
+//!   The other frame's renderer warms up its particles and borrows the job's converged froxel fog
+//!   (which does not depend on the particle fog) for its frame;
 //! - `--apng N`: the N frames after the job's at the job's fps as an animated PNG, `<scene>.apng`,
 //!   at `--apng-size` ([`default_apng_size`]: half the job's size);
 //! - `--contact-sheet`: a labelled grid of [`SHEET_DENSITIES`] (rows) x [`SHEET_BILLOWS`]
@@ -20,7 +21,7 @@
 use std::path::PathBuf;
 
 use crate::cli::progress::Progress;
-use crate::cli::render::{stem, warm_up, RenderJob, Rendered};
+use crate::cli::render::{stem, warm_up, RenderJob, Rendered, FOG_WARMUP_FRAMES};
 use crate::error::Result;
 use crate::frame::HostRenderer;
 use crate::picture::{write_apng, write_grid, Rgba8};
@@ -109,7 +110,7 @@ pub fn run(job: &RenderJob, show: &ShowcaseJob, rendered: Rendered) -> anyhow::R
     let mut stage = Stage { gpu: &mut gpu, world: &mut world, scene: &scene, job };
     let size = (job.width, job.height);
     // The job's renderer, past its frames.
-    let mut going = Some(Frames { renderer, next: job.frames });
+    let mut going = Frames { renderer, next: job.frames };
     let mut written = Vec::new();
     if show.compare {
         let path = job.out.join(format!("{stem}_compare.png"));
@@ -121,7 +122,7 @@ pub fn run(job: &RenderJob, show: &ShowcaseJob, rendered: Rendered) -> anyhow::R
             let s = settings::Settings { particle_fog: i == 0, ..settings.clone() };
             let frame = match first.take_if(|_| i == job_side) {
                 Some(frame) => frame,
-                None => stage.renderer(&s, size)?.next(&mut stage, &s)?,
+                None => stage.first_frame_beside(&mut going, &s)?,
             };
             if i == 1 {
                 crate::picture::write_rgba8(&billboards, frame.width, frame.height, &frame.pixels)?;
@@ -132,20 +133,19 @@ pub fn run(job: &RenderJob, show: &ShowcaseJob, rendered: Rendered) -> anyhow::R
     }
     if show.apng_frames > 0 {
         let path = job.out.join(format!("{stem}.apng"));
-        let mut frames = stage.carry_on(going.take(), &settings, show.apng_size)?;
+        going = stage.carry_on(going, show.apng_size)?;
         let mut progress = Progress::new(&format!("{stem} animation"), show.apng_frames);
-        write_apng(&path, frames.size(), (show.apng_frames, job.fps), |i| {
-            let frame = frames.next(&mut stage, &settings);
+        write_apng(&path, going.size(), (show.apng_frames, job.fps), |i| {
+            let frame = going.next(&mut stage, &settings);
             progress.step(i + 1);
             frame
         })?;
         progress.end();
         written.push(path);
-        going = Some(frames);
     }
     if show.contact_sheet {
-        let tiles = stage.carry_on(going.take(), &settings, half_size(size))?;
-        written.push(contact_sheet(&mut stage, tiles, &settings, &stem)?);
+        going = stage.carry_on(going, half_size(size))?;
+        written.push(contact_sheet(&mut stage, &mut going, &settings, &stem)?);
     }
     anyhow::ensure!(
         stage.gpu.canary().is_empty() || !stage.gpu.validation(),
@@ -164,29 +164,41 @@ struct Stage<'s> {
 }
 
 impl Stage<'_> {
-    /// A renderer of `size` frames, warmed up with `settings` (the job's warm-up), whose frames
-    /// follow one another from there.
-    fn renderer(&mut self, settings: &settings::Settings, (w, h): (u32, u32)) -> Result<Frames> {
+    /// A renderer of `size` frames, warmed up with `settings` (the job's warm-up, of the fog's
+    /// temporal passes its last `fog_frames`), whose frames follow one another from there.
+    fn renderer(
+        &mut self,
+        settings: &settings::Settings,
+        (w, h): (u32, u32),
+        fog_frames: u32,
+    ) -> Result<Frames> {
         let job = self.job;
         let mut r = HostRenderer::new(self.gpu, w, h)?;
         r.frame_dt_s = 1.0 / job.fps;
         r.particles_only = job.particles_only;
         let name = format!("{} showcase", stem(job));
-        warm_up(&mut r, (self.gpu, self.world), (self.scene, settings), job, &name)?;
+        warm_up(&mut r, (self.gpu, self.world), (self.scene, settings), (job, fog_frames), &name)?;
         Ok(Frames { renderer: r, next: 0 })
     }
 
-    /// `going`'s frames carried on at `size` (the renderer resized, its particles and fog kept),
-    /// or a new renderer's ([`Stage::renderer`]) when there is none.
-    fn carry_on(
-        &mut self,
-        going: Option<Frames>,
-        settings: &settings::Settings,
-        size: (u32, u32),
-    ) -> Result<Frames> {
-        let Some(mut frames) = going else {
-            return self.renderer(settings, size);
-        };
+    /// The first frame after the job's warm-up with `settings`, at `going`'s size, from a renderer
+    /// of its own that warms up its particles only: for that frame it borrows `going`'s froxel
+    /// fog, converged, which does not depend on the particle fog (nor on the frame's size).
+    fn first_frame_beside(&mut self, going: &mut Frames, settings: &settings::Settings) -> Result<Rgba8> {
+        let froxel_frames = if going.renderer.fog.froxel.is_some() { 0 } else { FOG_WARMUP_FRAMES };
+        let mut other = self.renderer(settings, going.size(), froxel_frames)?;
+        // The froxel fog's constants are written by whichever renderer has it: nothing in flight.
+        self.gpu.wait_frames()?;
+        other.renderer.fog.froxel = going.renderer.fog.froxel.take();
+        let frame = other.next(self, settings);
+        self.gpu.wait_frames()?;
+        going.renderer.fog.froxel = other.renderer.fog.froxel.take();
+        frame
+    }
+
+    /// `frames` carried on at `size`: the renderer resized where its size differs (its particles
+    /// and fog kept).
+    fn carry_on(&mut self, mut frames: Frames, size: (u32, u32)) -> Result<Frames> {
         if frames.size() != size {
             frames.renderer.resize(self.gpu, size.0, size.1)?;
         }
@@ -222,7 +234,7 @@ impl Frames {
 /// The Density x Billow sheet of `tiles`' frames, written as `<stem>_sliders.png`.
 fn contact_sheet(
     stage: &mut Stage<'_>,
-    mut tiles: Frames,
+    tiles: &mut Frames,
     settings: &settings::Settings,
     stem: &str,
 ) -> anyhow::Result<PathBuf> {
