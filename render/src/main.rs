@@ -546,7 +546,7 @@ fn run_render(a: RenderArgs) -> anyhow::Result<String> {
     };
     // The showcase's folder and names are checked with the render's, before the first GPU work.
     let checks = || cli::showcase::prepare(&job, &show);
-    let (report, rendered) = cli::render::run_after(&job, &desc, checks)?;
+    let (report, rendered) = cli::render::run_after(&job, &desc, checks, show.compare)?;
     let written = if show.any() { cli::showcase::run(&job, &show, rendered)? } else { Vec::new() };
     let written: String = written.iter().map(|p| format!("wrote {}\n", p.display())).collect();
     let mut fog = report.fog.as_ref().map(cli::render::format_fog).unwrap_or_default();

@@ -218,7 +218,7 @@ pub fn prepare(
 
 /// Renders the job on `desc`'s device; returns the report (also written as JSON).
 pub fn run(job: &RenderJob, desc: &GpuDesc) -> anyhow::Result<TimingReport> {
-    run_after(job, desc, || Ok(())).map(|(report, _)| report)
+    run_after(job, desc, || Ok(()), false).map(|(report, _)| report)
 }
 
 /// The job's renderer after its frames, with its device, world, scene and settings: the showcase
@@ -232,18 +232,20 @@ pub struct Rendered {
     pub scene: crate::scene::Scene,
     /// The job's settings.
     pub settings: settings::Settings,
-    /// The job's first frame.
-    pub first: Rgba8,
+    /// The job's first frame, when asked for.
+    pub first: Option<Rgba8>,
     /// The device (after the renderer and world, which are dropped first).
     pub gpu: Gpu,
 }
 
 /// [`run`], with `checks` run after the job's own checks and before the GPU starts (the
-/// showcase's folder and memory); also the job's renderer after its frames ([`Rendered`]).
+/// showcase's folder and memory); also the job's renderer after its frames ([`Rendered`]), with
+/// the first frame's pixels if `keep_first` (read back for it when the job writes only its last).
 pub fn run_after(
     job: &RenderJob,
     desc: &GpuDesc,
     checks: impl FnOnce() -> anyhow::Result<()>,
+    keep_first: bool,
 ) -> anyhow::Result<(TimingReport, Rendered)> {
     let (scene, settings) = load_scene(job)?;
     prepare(job, &scene, &settings)?;
@@ -272,11 +274,12 @@ pub fn run_after(
         systems_cpu_ms.push(renderer.systems_cpu.as_secs_f64() * 1e3);
         slots.push(renderer.fog.bricks.as_ref().map(|pf| pf.pool.capacity));
         let last = frame + 1 == job.frames;
+        let keep = keep_first && frame == 0;
         if !job.last_only || last {
             let path = job.out.join(frame_name(job, &stem, frame));
             let written = write_frame(&mut gpu, &renderer, &settings, &path)?;
-            first = first.or(Some(written));
-        } else if first.is_none() {
+            first = first.or(keep.then_some(written));
+        } else if keep {
             first = Some(read_frame(&mut gpu, &renderer)?);
         }
         progress.step(frame + 1);
@@ -330,7 +333,6 @@ pub fn run_after(
         features_off: renderer.features_off.list().to_vec(),
     };
     write_json(&job.out.join(format!("{stem}_timings.json")), &report)?;
-    let first = first.ok_or_else(|| anyhow::anyhow!("the job rendered no frame"))?;
     Ok((report, Rendered { renderer, world, scene, settings, first, gpu }))
 }
 

@@ -103,7 +103,7 @@ pub fn prepare(job: &RenderJob, show: &ShowcaseJob) -> anyhow::Result<()> {
 }
 
 /// Writes what `show` asks for into the job's folder, carrying on from the job's renderer
-/// (`rendered`); the paths written.
+/// (`rendered`, with its first frame for `--compare`); the paths written.
 pub fn run(job: &RenderJob, show: &ShowcaseJob, rendered: Rendered) -> anyhow::Result<Vec<PathBuf>> {
     let Rendered { renderer, mut world, scene, settings, first, mut gpu } = rendered;
     let stem = stem(job);
@@ -116,7 +116,7 @@ pub fn run(job: &RenderJob, show: &ShowcaseJob, rendered: Rendered) -> anyhow::R
         let path = job.out.join(format!("{stem}_compare.png"));
         let billboards = job.out.join(format!("{stem}_billboards.png"));
         // The job's first frame is one of the two, as its settings have the particle fog.
-        let mut first = Some(first);
+        let mut first = first;
         let job_side = u32::from(!settings.particle_fog);
         write_grid(&path, size, 2, &["particle fog", "billboards"], |i| {
             let s = settings::Settings { particle_fog: i == 0, ..settings.clone() };
