@@ -41,6 +41,8 @@ const ACCEPTED_FORMATS: [ImageFormat; 3] = [ImageFormat::Png, ImageFormat::Tga, 
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 /// Offset of the first chunk's type field (after the signature and the chunk length).
 const PNG_IHDR_TYPE_OFFSET: usize = 12;
+/// A PNG's last chunk whole: length 0, type `IEND`, its CRC.
+const PNG_IEND_CHUNK: [u8; 12] = [0, 0, 0, 0, b'I', b'E', b'N', b'D', 0xAE, 0x42, 0x60, 0x82];
 
 /// Length of the JPEG start-of-image marker.
 const JPEG_SOI_LEN: usize = 2;
@@ -100,6 +102,13 @@ pub fn decode_rgba(bytes: &[u8], file: &Path) -> Result<RgbaImage, AssetError> {
         // The decoder drops a packet's pixels past the image end and reports success.
         crate::tga::check_rle(bytes)
             .map_err(|fault| AssetError::Decode { file: file.to_path_buf(), reason: fault.to_string() })?;
+    }
+    if format == ImageFormat::Png && !bytes.windows(PNG_IEND_CHUNK.len()).any(|w| w == PNG_IEND_CHUNK) {
+        // The PNG decoder reports success on a file cut off inside its end chunk.
+        return Err(AssetError::Decode {
+            file: file.to_path_buf(),
+            reason: "truncated PNG: no complete IEND chunk after the image data".to_owned(),
+        });
     }
     if format == ImageFormat::Jpeg && !jpeg_has_end_marker(bytes) {
         // The JPEG decoder fills a cut-off scan with grey and reports success.
