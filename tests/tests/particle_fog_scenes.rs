@@ -10,7 +10,7 @@ use glam::Vec3;
 use pf_tests::gpu_test;
 use render::frame::HostRenderer;
 use render::particle_fog::export::{march_grid, read_carriers, read_field};
-use render::particle_fog::systems::{report_input, scene_texture_stats};
+use render::particle_fog::scene_inputs::{report_input, scene_texture_stats};
 use render::scene::Scene;
 use render::world::World;
 use render::Gpu;

@@ -73,7 +73,7 @@ pub fn run(
         Source::Scene(path) => {
             let scene = crate::scene::load(path)?;
             textures.extend(scene.textures.clone());
-            scene.particles.iter().map(crate::particle_fog::systems::report_input).collect()
+            scene.particles.iter().map(crate::particle_fog::scene_inputs::report_input).collect()
         }
     };
     let mut inputs = inputs;
@@ -142,9 +142,9 @@ fn images_by_stem(dir: &Path) -> anyhow::Result<HashMap<String, PathBuf>> {
 }
 
 /// The verdict of every named texture that can be read (see
-/// [`crate::particle_fog::systems::texture_stats`]).
+/// [`crate::particle_fog::scene_inputs::texture_stats`]).
 fn texture_verdicts(textures: &HashMap<String, PathBuf>) -> HashMap<String, TextureVerdict> {
-    crate::particle_fog::systems::texture_stats(textures)
+    crate::particle_fog::scene_inputs::texture_stats(textures)
         .iter()
         .map(|(name, stats)| (name.clone(), TextureVerdict::from(stats)))
         .collect()

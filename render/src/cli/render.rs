@@ -340,8 +340,10 @@ pub fn run_after(
 /// then the command line's.
 pub(crate) fn load_scene(job: &RenderJob) -> anyhow::Result<(crate::scene::Scene, settings::Settings)> {
     let mut scene = crate::scene::load(&job.scene)?;
-    if let Some(file) = crate::particle_fog::systems::stored_overrides_for_run(job.settings_file.as_deref()) {
-        scene = crate::particle_fog::systems::with_stored_overrides(scene, &file);
+    if let Some(file) =
+        crate::particle_fog::scene_inputs::stored_overrides_for_run(job.settings_file.as_deref())
+    {
+        scene = crate::particle_fog::scene_inputs::with_stored_overrides(scene, &file);
     }
     for w in &scene.warnings {
         tracing::warn!("{}: {w}", job.scene.display());

@@ -26,6 +26,7 @@
 
 pub mod export;
 pub mod pool;
+pub mod scene_inputs;
 pub mod sizing;
 pub mod stats;
 pub mod systems;

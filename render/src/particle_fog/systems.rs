@@ -7,9 +7,6 @@
 //! and one [`GpuFogSource`] per system goes to the GPU. With `RenderVKParticleFog` off every
 //! weight is 0 (the classifier keeps running so a system switched back on fades in, never pops).
 
-use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
-
 use assetstats::TextureStats;
 use fog::classify::hysteresis::CROSSFADE_PER_S;
 use fog::overrides_file::OverridesFile;
@@ -20,7 +17,8 @@ use settings::Settings;
 
 use crate::gpu_types::GpuFogSource;
 use crate::particle_fog::pool::fog_source;
-use crate::scene::{ParticleSource, Scene};
+use crate::particle_fog::scene_inputs::{report_input, scene_texture_stats};
+use crate::scene::Scene;
 
 /// Width of the distance fade at the far end of `RenderVKParticleFogRange`, as a fraction of it.
 pub const RANGE_FADE_FRACTION: f32 = 0.125;
@@ -354,76 +352,6 @@ fn step_toward(x: f32, target: f32, max_step: f32) -> f32 {
     }
 }
 
-/// The classification input of a scene's particle source (as `classify --scene` builds it).
-pub fn report_input(p: &ParticleSource) -> ReportInput {
-    let texture = p.texture.clone().unwrap_or_else(|| {
-        if p.system.part_image_id.is_nil() {
-            String::new()
-        } else {
-            p.system.part_image_id.to_string()
-        }
-    });
-    ReportInput {
-        source: p.name.clone(),
-        system: p.system,
-        texture,
-        attachment: p.attachment,
-        hud: p.hud,
-        key: p.key,
-        override_in_force: p.fog_override,
-    }
-}
-
-/// `scene` with the overrides `file` holds for its systems (fog or billboards) in place of the
-/// scene's own `override`: the user's word, kept beside settings.xml, over the scene author's.
-pub fn with_stored_overrides(mut scene: Scene, file: &OverridesFile) -> Scene {
-    for p in &mut scene.particles {
-        let stored = file.get(&p.key);
-        if stored != Override::Auto {
-            p.fog_override = stored;
-        }
-    }
-    scene
-}
-
-/// The overrides file beside `settings_file` ([`fog::overrides_file::beside`]), read for a run
-/// that must start anyway: none without a settings file; a missing file is empty; an unreadable
-/// one is logged and left untouched, and no override is taken from it.
-pub fn stored_overrides_for_run(settings_file: Option<&std::path::Path>) -> Option<OverridesFile> {
-    let path = fog::overrides_file::beside(settings_file?);
-    let (file, err) = OverridesFile::open_or_defaults(path);
-    if let Some(e) = err {
-        tracing::warn!("{e}; no per-object overrides are taken from it");
-    }
-    Some(file)
-}
-
-/// Statistics of every named texture (name, file), in parallel; one that cannot be read is logged
-/// and left out (its systems stay billboards, or follow `classify`'s `--unknown-texture`).
-pub fn texture_stats<'a>(
-    textures: impl IntoIterator<Item = (&'a String, &'a PathBuf)>,
-) -> HashMap<String, TextureStats> {
-    let (names, jobs): (Vec<&String>, Vec<(assetstats::TextureKey, PathBuf)>) =
-        textures.into_iter().map(|(n, p)| (n, (assetstats::TextureKey::path(p), p.clone()))).unzip();
-    let results = assetstats::StatsCache::in_memory().compute_batch(&jobs);
-    names
-        .into_iter()
-        .zip(results)
-        .filter_map(|(name, r)| match r {
-            Ok(stats) => Some((name.clone(), stats)),
-            Err(e) => {
-                tracing::warn!("texture {name}: {e}");
-                None
-            }
-        })
-        .collect()
-}
-
-/// [`texture_stats`] of a scene's `[textures]`.
-pub fn scene_texture_stats(textures: &BTreeMap<String, PathBuf>) -> HashMap<String, TextureStats> {
-    texture_stats(textures)
-}
-
 /// One system's fixed inputs: `measured` its texture's statistics when known (the viewer's
 /// default texture's stand in when `default_allowed` and none are known), `lookup` the verdict
 /// of a texture by name.
@@ -444,6 +372,7 @@ fn system_inputs(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::particle_fog::scene_inputs::with_stored_overrides;
 
     /// Two fog-machine-like systems, one near the camera and one far.
     fn two_systems() -> Scene {
