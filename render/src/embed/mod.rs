@@ -48,7 +48,7 @@ use crate::particle_fog::systems::FogSystems;
 use crate::particle_fog::{ParticleFog, PoolKey};
 use crate::particles_gpu::{GpuParticles, ParticleBudget, ParticlePoolDesc, DEFAULT_MAX_SOURCES};
 use crate::passes::brick_composite::BrickCompositePass;
-use crate::passes::brick_march::{march_divisor, BrickMarchPass, MarchInputs};
+use crate::passes::brick_march::{march_divisor, BrickMarchPass, CarrierInputs, MarchInputs};
 use crate::passes::embed_depth::EmbedDepthPass;
 use crate::passes::particle_sim::ParticleSimPasses;
 use crate::vk::context::Gpu;
@@ -426,6 +426,7 @@ impl FogContext {
         self.lighting.write(&inputs, res, self.size, self.frame_index)?;
         self.frame_index = self.frame_index.wrapping_add(1);
         let time_s = self.time_s;
+        let carriers_eased = self.systems.any_matched();
         let Self { sim, pool, fog_sources, bricks, march, composite, depth, lighting, samplers, gpu, .. } =
             self;
         gpu.record_frame(cmd, slot, |rec| {
@@ -434,7 +435,9 @@ impl FogContext {
                 pf.record(rec, pool, fog_sources);
                 depth.record(rec, &imported.depth, samplers, &inputs.depth_push);
                 let light = lighting.inputs(&imported);
-                let fog = MarchInputs { light, samplers, fog: None, bricks: &pf.pool, depth: &depth.depth };
+                let carriers = carriers_eased.then(|| CarrierInputs::of(pool, fog_sources));
+                let (bricks, depth) = (&pf.pool, &depth.depth);
+                let fog = MarchInputs { light, samplers, fog: None, bricks, depth, carriers };
                 record_march(rec, (march, composite), &fog, &imported.hdr, (&inputs.settings, time_s));
                 // Left for the viewer's particle shader (VIEWER_GLSL reads it).
                 rec.barriers(&[Use::Image(&composite.cloud, Access::FragmentRead)]);

@@ -18,7 +18,7 @@ use crate::particle_fog::{ParticleFog, PoolKey};
 use crate::particles_gpu::GpuParticles;
 use crate::passes::brick_bounds::BrickBoundsPass;
 use crate::passes::brick_composite::BrickCompositePass;
-use crate::passes::brick_march::{march_divisor, BrickMarchPass, MarchInputs};
+use crate::passes::brick_march::{march_divisor, BrickMarchPass, CarrierInputs, MarchInputs};
 use crate::passes::fog_apply::FogApplyPass;
 use crate::passes::fog_reference::FogReferencePass;
 use crate::passes::froxel_inject::FroxelInjectPass;
@@ -164,16 +164,19 @@ impl FrameFog {
     }
 
     /// `fog.brick_march` and `fog.brick_composite` into `hdr` by `depth` (after the froxel fog),
-    /// then, for the debug views 2 and 3, `fog.brick_bounds`; nothing without bricks.
+    /// then, for the debug views 2 and 3, `fog.brick_bounds`; nothing without bricks. `carriers`:
+    /// in frames where a system's light is eased toward its billboards'.
     pub fn record_march(
         &self,
         rec: &mut Recorder<'_>,
         (light, samplers): Lighting<'_>,
         (depth, hdr): (&Image, &Image),
         (settings, time_s): (&Settings, f32),
+        carriers: Option<CarrierInputs<'_>>,
     ) -> Result<()> {
         let Some(pf) = &self.bricks else { return Ok(()) };
-        let inputs = MarchInputs { light, samplers, fog: self.froxel.as_ref(), bricks: &pf.pool, depth };
+        let fog = self.froxel.as_ref();
+        let inputs = MarchInputs { light, samplers, fog, bricks: &pf.pool, depth, carriers };
         record_march(rec, (&self.march, &self.composite), &inputs, hdr, (settings, time_s));
         if settings.particle_fog_debug.draws_bounds() {
             self.bounds.record(rec, light.frame, &pf.pool, (depth, hdr))?;
@@ -219,6 +222,7 @@ fn march_push(settings: &Settings, time_s: f32, froxel_on: bool, divisor: u32) -
             divisor as f32,
             settings.particle_fog_range_m,
         ],
+        gathered: [0.0; 4],
     }
 }
 

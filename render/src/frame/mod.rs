@@ -244,7 +244,8 @@ impl HostRenderer {
             let reference = settings.volumetric_fog_reference;
             self.fog.record_froxel(rec, lit, reference, (&t.depth, &t.hdr));
             if particles_on {
-                self.fog.record_march(rec, lit, (&t.depth, &t.hdr), (settings, time_s))?;
+                let carriers = self.particles.as_ref().and_then(|sp| sp.carriers());
+                self.fog.record_march(rec, lit, (&t.depth, &t.hdr), (settings, time_s), carriers)?;
             }
             self.record_particles(rec, world, &view, particles_on)?;
             self.record_post(rec, cam.exposure, particles_on);

@@ -24,6 +24,7 @@ use crate::particles_gpu::{FramePlan, GpuParticles, ParticleBudget, ParticlePool
 use crate::passes::billboards::{
     is_additive, BillboardInputs, BillboardParticles, BillboardsPass, BlendPair,
 };
+use crate::passes::brick_march::CarrierInputs;
 use crate::passes::glow;
 use crate::passes::opaque::LightInputs;
 use crate::passes::particle_sim::cull::{frustum_planes, CullBuffers, ParticleCullPass, VisibleParticles};
@@ -161,6 +162,12 @@ impl SceneParticles {
         })?;
         fog_sources.write(0, &vec![0u8; desc.max_sources as usize * std::mem::size_of::<GpuFogSource>()]);
         Ok(SceneParticles { pool, textures, ids, pairs, hud_pairs, glowing, sort, systems, fog_sources })
+    }
+
+    /// The carriers as `fog.carrier_light` reads them, in frames where a converted system's light
+    /// is eased toward its billboards' (else `None`).
+    pub fn carriers(&self) -> Option<CarrierInputs<'_>> {
+        self.systems.any_matched().then(|| CarrierInputs::of(&self.pool, &self.fog_sources))
     }
 
     /// Advances the systems' fog weights by `dt_s` and writes `particles.fog_sources` (per source

@@ -88,8 +88,8 @@ gpu_struct! {
 }
 
 gpu_struct! {
-    size = 32;
-    /// Push constants of `fog.brick_light` and `fog.brick_march`.
+    size = 48;
+    /// Push constants of `fog.carrier_light`, `fog.brick_light` and `fog.brick_march`.
     pub struct FogMarchPush {
         /// x `RenderVKParticleFogBillow`, y `...BillowScale` (m), z `...BillowSpeed` (m/s), w time (s).
         pub billow: [f32; 4],
@@ -97,5 +97,8 @@ gpu_struct! {
         /// ray per z x z pixels), w `RenderVKParticleFogRange` (m; `fog.brick_light` eases the
         /// light toward the billboards' before it, `particle_fog::systems::billboard_match`).
         pub params: [f32; 4],
+        /// x 1 when `fog.carrier_light` gathered the billboards' light of the bricks this frame,
+        /// y the billboards' soft-particle fade distance (m); z, w unused.
+        pub gathered: [f32; 4],
     }
 }

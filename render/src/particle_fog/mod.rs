@@ -412,6 +412,15 @@ mod tests {
     }
 
     #[test]
+    fn the_carrier_light_pass_mirrors_the_pool() {
+        let c = glsl_consts(include_str!("../passes/brick_march/carrier_light.comp"));
+        let unit = f64::from(1u32 << super::pool::BILLBOARD_LIGHT_FRACTION_BITS);
+        assert_eq!(value(&c, "BILLBOARD_LIGHT_UNIT"), unit);
+        let bricks = glsl_consts(include_str!("../shaders/bricks.glsl"));
+        assert_eq!(value(&bricks, "BILLBOARD_LIGHT_WORDS"), super::pool::BILLBOARD_LIGHT_WORDS as f64);
+    }
+
+    #[test]
     fn the_mirror_check_notices_a_changed_constant() {
         let c = glsl_consts("const int BRICK_VOXELS = 4;\nconst float TINT_SCALE = 1.0 / 8.0;");
         assert_eq!(value(&c, "BRICK_VOXELS"), 4.0);

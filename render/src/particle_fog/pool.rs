@@ -17,6 +17,8 @@
 //!   ([`fog::splat::TINT_WORDS`] `u32` per slot: the brick's tint r, g, b, emissive, their weight
 //!   and the billboard match), zero whenever a slot is not being splatted (cleared after each
 //!   frame's resolve);
+//! - `billboard_light` ([`BILLBOARD_LIGHT_WORDS`] `u32` per slot: `fog.carrier_light`'s sums of
+//!   the light its carriers' billboards show, zeroed before it runs, in the frames it runs);
 //! - `atlas_density` (R32F), `atlas_tint` (RGBA8) and `atlas_light` (RGBA16F, the light each voxel
 //!   scatters toward the camera, written by `fog.brick_light`; alpha the billboard match
 //!   `fog.brick_resolve` leaves it): 10³ voxels per slot (the interior and a one-voxel apron),
@@ -57,9 +59,15 @@ const ACCUM_BYTES: u64 = (BRICK_CELLS as u64 + fog::splat::TINT_WORDS as u64) * 
 const STORED_VOXELS: u64 = (BRICK_STORED * BRICK_STORED * BRICK_STORED) as u64;
 /// Bytes of one voxel across the atlases: density (R32F), tint (RGBA8) and light (RGBA16F).
 const ATLAS_VOXEL_BYTES: u64 = 4 + 4 + 8;
-/// Bytes one slot costs: accumulators, atlas texels, key, frame, free-list entry, used-list entry
-/// and peak, and the request-list entry the budget keeps for it.
-pub const BYTES_PER_SLOT: u64 = ACCUM_BYTES + STORED_VOXELS * ATLAS_VOXEL_BYTES + 16 + WORD * 5;
+/// Words of a slot's `billboard_light`: weight, r, g, b, each a `u64` in units of
+/// 2^-[`BILLBOARD_LIGHT_FRACTION_BITS`] (`fog.carrier_light`).
+pub const BILLBOARD_LIGHT_WORDS: u64 = 8;
+/// Fraction bits of the `billboard_light` sums (`BILLBOARD_LIGHT_UNIT` in `carrier_light.comp`).
+pub const BILLBOARD_LIGHT_FRACTION_BITS: u32 = 20;
+/// Bytes one slot costs: accumulators, the billboards' light, atlas texels, key, frame, free-list
+/// entry, used-list entry and peak, and the request-list entry the budget keeps for it.
+pub const BYTES_PER_SLOT: u64 =
+    ACCUM_BYTES + BILLBOARD_LIGHT_WORDS * WORD + STORED_VOXELS * ATLAS_VOXEL_BYTES + 16 + WORD * 5;
 /// Bytes of the tables every pool has whatever its size (page table, counters, constants).
 pub const FIXED_BYTES: u64 = PAGE_ENTRIES as u64 * WORD + COUNTER_WORDS as u64 * WORD * 2 + 256;
 /// Workgroups of `fog.brick_light` per brick (each lights 1000 / 8 of its atlas voxels, a
@@ -145,6 +153,9 @@ pub struct BrickPool {
     pub dispatch: Buffer,
     accum_ext: Buffer,
     accum_tint: Buffer,
+    /// `fog.bricks.billboard_light`: per slot, the light its carriers' billboards show
+    /// (`fog.carrier_light`, read by `fog.brick_light`).
+    pub billboard_light: Buffer,
     /// `fog.bricks.slot_max`: each brick's peak extinction (f32 bits).
     pub slot_max: Buffer,
     /// `fog.bricks.atlas_density` (R32F, 1/m).
@@ -160,7 +171,7 @@ pub struct BrickPool {
 }
 
 /// Buffers of a pool.
-const BUFFERS: usize = 12;
+const BUFFERS: usize = 13;
 
 /// One of a pool's buffers: the last part of its name, bytes, usage and memory.
 struct BufferSpec {
@@ -192,6 +203,7 @@ fn buffer_specs(shape: PoolShape) -> [BufferSpec; BUFFERS] {
         spec("dispatch", 9 * WORD, indirect, staged),
         spec("accum_ext", cap * BRICK_CELLS as u64 * WORD, storage, device),
         spec("accum_tint", cap * fog::splat::TINT_WORDS as u64 * WORD, storage, device),
+        spec("billboard_light", cap * BILLBOARD_LIGHT_WORDS * WORD, storage, device),
         spec("slot_max", cap * WORD, storage, device),
     ]
 }
@@ -278,7 +290,7 @@ impl BrickPool {
         else {
             crate::error::bug("the brick pool's resources are its fields");
         };
-        let [constants, page, slot_key, slot_frame, free_list, requests, counters, system_bricks, dispatch, accum_ext, accum_tint, slot_max] =
+        let [constants, page, slot_key, slot_frame, free_list, requests, counters, system_bricks, dispatch, accum_ext, accum_tint, billboard_light, slot_max] =
             buffers;
         let [atlas_density, atlas_tint, atlas_light] = atlases;
         let mut pool = BrickPool {
@@ -297,6 +309,7 @@ impl BrickPool {
             dispatch,
             accum_ext,
             accum_tint,
+            billboard_light,
             slot_max,
             atlas_density,
             atlas_tint,
@@ -327,6 +340,7 @@ impl BrickPool {
             &self.dispatch,
             &self.accum_ext,
             &self.accum_tint,
+            &self.billboard_light,
             &self.slot_max,
         ];
         let images = [&self.atlas_density, &self.atlas_tint, &self.atlas_light];

@@ -157,6 +157,12 @@ impl FogSystems {
         self.len() == 0
     }
 
+    /// Whether a system that shows as fog this frame has its light eased toward its billboards'
+    /// (its [`billboard_match`] above 0): `fog.carrier_light` runs only then.
+    pub fn any_matched(&self) -> bool {
+        self.weights.iter().zip(&self.matches).any(|(&w, &m)| w > 0.0 && m > 0.0)
+    }
+
     /// System `index`'s weight this frame (0 for an empty slot).
     pub fn weight(&self, index: usize) -> f32 {
         self.weights.get(index).copied().unwrap_or(0.0)
@@ -440,6 +446,27 @@ mod tests {
         assert_eq!(range_fade(64.0, 64.0), 0.0);
         let mid = range_fade(60.0, 64.0);
         assert!(mid > 0.0 && mid < 1.0, "a fade band, not a cut: {mid}");
+    }
+
+    #[test]
+    fn carriers_gather_their_billboards_light_only_while_a_showing_system_is_eased() {
+        let scene = two_systems();
+        let camera = scene.camera.position;
+        let positions: Vec<Vec3> = scene.particles.iter().map(|p| p.position_at(0.0)).collect();
+        let far = positions[1].distance(camera);
+        let eased_at = |range_m: f32| {
+            let mut fs = FogSystems::for_scene(&scene);
+            let s = Settings { particle_fog_range_m: range_m, ..settings() };
+            for _ in 0..20 {
+                fs.update(&s, camera, &positions, DT, BrickPressure::default());
+            }
+            (fs.any_matched(), fs.weights().to_vec())
+        };
+        assert_eq!(eased_at(64.0), (false, vec![1.0, 1.0]), "both well inside the range");
+        let (eased, w) = eased_at(far / 0.92);
+        assert!(eased && w[1] > 0.0 && w[1] < 1.0, "the far one in the range fade: {w:?}");
+        assert!(eased_at(far / 0.85).0, "and in the band before it");
+        assert_eq!(eased_at(far / 1.2), (false, vec![1.0, 0.0]), "beyond the range it shows no fog");
     }
 
     #[test]

@@ -68,11 +68,22 @@ const uint PF_EMISSIVE_BIT = 0x100u;
 layout(set = 0, binding = BRICK_CONSTANTS_BINDING) uniform BrickConstants { BrickUniform bricks; };
 layout(std430, set = 0, binding = BRICK_PAGE_BINDING) coherent buffer Page { uint page[]; };
 layout(std430, set = 0, binding = BRICK_SLOT_MAX_BINDING) buffer SlotMax { uint slot_max[]; };
+// The carriers (the particle pool, its alive lists and counters, the sources' fog inputs): bound
+// by the brick passes at 1..4, and by a pass that samples the bricks and defines BRICK_CARRIERS
+// (fog.carrier_light) at BRICK_POOL_BINDING..+3.
+#if !defined(BRICKS_SAMPLING_ONLY) || defined(BRICK_CARRIERS)
+#define BRICK_HAS_CARRIERS
+#ifndef BRICK_POOL_BINDING
+#define BRICK_POOL_BINDING 1
+#endif
+layout(std430, set = 0, binding = BRICK_POOL_BINDING) readonly buffer Pool { GpuParticle pool[]; };
+layout(std430, set = 0, binding = BRICK_POOL_BINDING + 1) readonly buffer Alive { uint alive[]; };
+layout(std430, set = 0, binding = BRICK_POOL_BINDING + 2) readonly buffer ParticleCounters {
+    GpuParticleCounters particle_counters;
+};
+layout(std430, set = 0, binding = BRICK_POOL_BINDING + 3) readonly buffer FogSources { GpuFogSource fog_sources[]; };
+#endif
 #ifndef BRICKS_SAMPLING_ONLY
-layout(std430, set = 0, binding = 1) readonly buffer Pool { GpuParticle pool[]; };
-layout(std430, set = 0, binding = 2) readonly buffer Alive { uint alive[]; };
-layout(std430, set = 0, binding = 3) readonly buffer ParticleCounters { GpuParticleCounters particle_counters; };
-layout(std430, set = 0, binding = 4) readonly buffer FogSources { GpuFogSource fog_sources[]; };
 layout(std430, set = 0, binding = 6) buffer SlotKey { ivec4 slot_key[]; };
 layout(std430, set = 0, binding = 7) buffer SlotFrame { uint slot_frame[]; };
 // free_list[0] is the count; entries follow.
@@ -91,6 +102,9 @@ layout(set = 0, binding = 15, rgba8) uniform writeonly image3D atlas_tint;
 
 // Words of accum_tint per slot (fog::splat::TINT_WORDS).
 const uint TINT_WORDS = 6u;
+// Words of fog.bricks.billboard_light per slot: weight, r, g, b, each a u64 (lo, hi)
+// (particle_fog::pool::BILLBOARD_LIGHT_WORDS; fog.carrier_light, fog.brick_light).
+const uint BILLBOARD_LIGHT_WORDS = 8u;
 
 // ---- Helpers ----
 ivec3 level_origin(int level) {
@@ -170,7 +184,12 @@ float rounding_uniform(uint key, uint frame) {
     return float(pcg_hash(key ^ pcg_hash(frame)) >> 8u) * (1.0 / 16777216.0);
 }
 
-#ifndef BRICKS_SAMPLING_ONLY
+#ifdef BRICK_HAS_CARRIERS
+// Live particles in the alive list the carriers are read from (bricks.params.x).
+uint alive_count() {
+    return bricks.params.x == 0u ? particle_counters.alive0 : particle_counters.alive1;
+}
+
 // A carrier as the splat sees it (fog::splat::Carrier).
 struct Carrier {
     vec3 position;
@@ -254,6 +273,9 @@ ivec2 support_cells(float mu, float sigma, float vox) {
     return ivec2(lo, min(hi, lo + MAX_AXIS_CELLS - 1));
 }
 
+#endif
+
+#ifndef BRICKS_SAMPLING_ONLY
 // Adds mass m (m^2) to the u64 counter at counters[at] in units of 2^-32 m^2.
 void add_mass(uint at, float m) {
     float whole = floor(m);

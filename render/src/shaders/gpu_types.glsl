@@ -250,11 +250,13 @@ struct GpuFogSource {
     vec4 tint;           // rgb texture mean colour; w 1: rgb is the debug hue, replacing the colour
 };
 
-// Push constants of fog.brick_light and fog.brick_march.
+// Push constants of fog.carrier_light, fog.brick_light and fog.brick_march.
 struct FogMarchPush {
     vec4 billow;         // x strength, y scale (m), z speed (m/s), w time (s)
     vec4 params;         // x 1 when the froxel fog is on, y debug view, z divisor (a ray per z x z pixels),
                          // w range (m)
+    vec4 gathered;       // x 1 when fog.carrier_light gathered the bricks' billboard light this frame,
+                         // y the billboards' soft-particle fade distance (m)
 };
 
 #endif

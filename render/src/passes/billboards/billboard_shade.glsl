@@ -11,6 +11,7 @@
 // mask' = mask (1 - alpha) + texture alpha x glow. Frames without a glowing source compile this
 // with NO_GLOW defined (billboards_no_glow.frag): no second output, no mask attachment.
 #include "lighting.glsl"
+#include "billboard_light.glsl"
 #define FOG_UNIFORM_BINDING 10
 #include "froxel_common.glsl"
 #include "billboard_texel.glsl"
@@ -48,17 +49,7 @@ void main() {
     vec3 n = -push.forward_soft.xyz;
     vec3 radiance = c.rgb;
     if ((flags & PF_EMISSIVE) == 0u) {
-        vec3 light = ambient_for(n);
-        float sun_ndl = max(dot(n, frame.sun_dir.xyz), 0.0);
-        if (sun_ndl > 0.0) {
-            light += frame.sun_color.rgb * frame.sun_dir.w * sun_ndl * sun_shadow(world_pos, n, 0.0) / PI;
-        }
-        for (uint i = 0u; i < frame.counts.x; ++i) {
-            vec3 to_light;
-            vec3 arriving = light_arriving(i, world_pos, n, 0.0, to_light);
-            light += arriving * max(dot(n, to_light), 0.0) / PI;
-        }
-        radiance *= light;
+        radiance *= facing_light(world_pos, n, 0.0);
     }
     float depth = dot(world_pos - frame.camera_pos.xyz, push.forward_soft.xyz);
     vec2 screen_uv = gl_FragCoord.xy * frame.screen.zw;

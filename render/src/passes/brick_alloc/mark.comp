@@ -8,10 +8,6 @@
 #include "bricks.glsl"
 layout(local_size_x = 64) in;
 
-uint alive_count() {
-    return bricks.params.x == 0u ? particle_counters.alive0 : particle_counters.alive1;
-}
-
 void request(uint at, uint system) {
     uint e = page[at];
     if (e == PAGE_NONE) {

@@ -13,16 +13,19 @@
 // comes from the camera). Bricks whose peak extinction is 0 are skipped (the march weights the
 // light by extinction).
 //
-// Toward RenderVKParticleFogRange the light is eased to the billboards' (the lighting model of
-// particles.billboards, billboard_shade.glsl: a normal facing the camera, ambient for that
-// normal, the sun's and each local light's cos/pi with their shadows, no self-shadowing, no phase
-// function; local lights as spheres, as below) by the billboard match of the systems in the voxel's
-// brick (atlas_light's alpha, left by fog.brick_resolve: particle_fog::systems::billboard_match of
-// each system's distance, from none at two fade bands inside the range to all of it at one, where
-// the range fade begins), so the fog fading out there is lit as the billboards fading in are.
-// Where no brick held enough to tell, the same formula of the voxel's own distance is taken
-// (push.params.w: the range, m).
+// Toward RenderVKParticleFogRange the light is eased to the billboards' by the billboard match of
+// the systems in the voxel's brick (atlas_light's alpha, left by fog.brick_resolve:
+// particle_fog::systems::billboard_match of each system's distance, from none at two fade bands
+// inside the range to all of it at one, where the range fade begins), so the fog fading out there
+// is lit as the billboards fading in are. The billboards' light is what fog.carrier_light
+// gathered for the voxel's brick: the mass-weighted mean of the light its carriers' billboards
+// show over their quads (billboard_light.glsl: the lighting model of particles.billboards, a
+// normal facing the camera, cos/pi of each light with its shadows, no self-shadowing, no phase
+// function). Where it gathered none, a billboard's light at the voxel is taken; where no brick
+// held enough to tell the match, the same formula of the voxel's own distance (push.params.w: the
+// range, m).
 #include "lighting.glsl"
+#include "billboard_light.glsl"
 #include "froxel_common.glsl"
 #define BRICKS_SAMPLING_ONLY
 #define BRICK_CONSTANTS_BINDING 7
@@ -39,14 +42,14 @@ layout(std430, set = 0, binding = 12) readonly buffer Requests { uint requests[]
 layout(std430, set = 0, binding = 13) readonly buffer SlotKey { ivec4 slot_key[]; };
 // rgb the light (written here); a the billboard match fog.brick_resolve left (read here, kept).
 layout(set = 0, binding = 14, rgba16f) uniform image3D atlas_light;
+// Per slot, fog.carrier_light's sums of its carriers' billboards' light (weight, r, g, b as u64
+// (lo, hi) pairs), when push.gathered.x is 1.
+layout(std430, set = 0, binding = 15) readonly buffer BillboardLight { uint billboard_sums[]; };
 layout(push_constant) uniform Push { FogMarchPush push; };
 
 // Workgroups per brick (particle_fog::pool::LIGHT_GROUPS_PER_BRICK, the dispatch's y).
 const uint LIGHT_GROUPS = 8u;
 const int SELF_SHADOW_STEPS = 6;
-// Local lights light the particle fog as spheres of this radius (m): no 1/d^2 blow-up for fog
-// that drifts through the light itself (a fire inside its own smoke).
-const float LOCAL_LIGHT_RADIUS_M = 0.5;
 
 // Width of the range fade as a fraction of the range (particle_fog::systems::RANGE_FADE_FRACTION).
 const float RANGE_FADE_FRACTION = 0.125;
@@ -61,27 +64,22 @@ float billboard_match(float distance_m, float range_m) {
     return smoothstep(range_m - 2.0 * band, range_m - band, distance_m);
 }
 
-// The light a billboard at p would show (billboard_shade.glsl without its texture and colour):
-// its normal faces the camera, against the camera's forward axis. Local lights are spheres of
-// LOCAL_LIGHT_RADIUS_M as for the fog's own light: a billboard's plane passes edge-on by a light
-// inside its smoke (cos near 0 where 1/d^2 is large), while voxels in front of and behind it
-// would take the full 1/d^2.
-vec3 billboard_light(vec3 p) {
-    vec4 ahead = frame.world_from_clip * vec4(0.0, 0.0, 1.0, 1.0);
-    vec3 n = -normalize(ahead.xyz / ahead.w - frame.camera_pos.xyz);
-    vec3 light = ambient_for(n);
-    float sun_ndl = max(dot(n, frame.sun_dir.xyz), 0.0);
-    if (sun_ndl > 0.0) {
-        light += frame.sun_color.rgb * frame.sun_dir.w * sun_ndl * sun_shadow(p, n, 0.0) / PI;
+float u64_at(uint at) {
+    return float(billboard_sums[at]) + float(billboard_sums[at + 1u]) * 4294967296.0;
+}
+
+// The mean light of the billboards of slot s's carriers (fog.carrier_light), or a negative value
+// where none was gathered.
+vec3 gathered_light(uint s) {
+    if (push.gathered.x < 0.5 || s >= PAGE_REQUESTED) {
+        return vec3(-1.0);
     }
-    for (uint i = 0u; i < frame.counts.x; ++i) {
-        vec3 to_light;
-        vec3 arriving = light_arriving(i, p, n, 0.0, to_light);
-        vec3 d = lights[i].position_range.xyz - p;
-        float sphere = min(1.0, dot(d, d) / (LOCAL_LIGHT_RADIUS_M * LOCAL_LIGHT_RADIUS_M));
-        light += arriving * sphere * max(dot(n, to_light), 0.0) / PI;
+    uint at = s * BILLBOARD_LIGHT_WORDS;
+    float weight = u64_at(at);
+    if (weight < 1.0) {
+        return vec3(-1.0);
     }
-    return light;
+    return vec3(u64_at(at + 2u), u64_at(at + 4u), u64_at(at + 6u)) / weight;
 }
 
 // Transmittance of the particle fog from p toward the sun.
@@ -139,7 +137,18 @@ void main() {
         }
         vec3 lit = match_billboards < 1.0 ? in_scattered(p, view_dir, voxel) : vec3(0.0);
         if (match_billboards > 0.0) {
-            lit = mix(lit, billboard_light(p), match_billboards);
+            // The light of the billboards of the carriers in the brick holding the voxel (the apron's
+            // neighbour), else this brick's, else a billboard's at the voxel.
+            ivec3 cell = key.xyz * BRICK_VOXELS + local - ivec3(1);
+            int at = page_index(key.w, brick_of(cell));
+            vec3 billboards = gathered_light(at < 0 ? PAGE_NONE : page[at]);
+            if (billboards.r < 0.0) {
+                billboards = gathered_light(slot);
+            }
+            if (billboards.r < 0.0) {
+                billboards = billboard_light(p);
+            }
+            lit = mix(lit, billboards, match_billboards);
         }
         if (any(isnan(lit)) || any(isinf(lit))) {
             lit = vec3(0.0);

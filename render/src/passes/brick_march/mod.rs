@@ -1,7 +1,9 @@
 //! `fog.brick_march`: the particle fog ray-marched through the bricks, lit and self-shadowed, with
 //! the froxel fog by depth, one ray per [`march_divisor`] x [`march_divisor`] pixels (see
 //! `march.comp` for the algorithm); `fog.brick_composite` brings the rays to every pixel of the HDR
-//! image (after `fog.apply`).
+//! image (after `fog.apply`). Before the march, `fog.brick_light` lights the bricks' voxels, and in
+//! frames where a system's light is eased toward its billboards' (near the range),
+//! `fog.carrier_light` first gathers the light its carriers' billboards show into their bricks.
 
 use ash::vk;
 
@@ -9,6 +11,7 @@ use crate::error::Result;
 use crate::fog_gpu::froxel::FroxelFog;
 use crate::gpu_types::{FogMarchPush, FogUniform};
 use crate::particle_fog::pool::BrickPool;
+use crate::particles_gpu::GpuParticles;
 use crate::passes::opaque::{lighting_bindings, LightInputs, IN_COMPUTE};
 use crate::shaders;
 use crate::vk::binding::Binding;
@@ -22,6 +25,10 @@ use crate::vk::sampler::Samplers;
 pub const NAME: &str = "fog.brick_march";
 /// The lighting pass: the light each voxel of the bricks in use scatters toward the camera.
 pub const LIGHT: &str = "fog.brick_light";
+/// The light of the carriers' billboards, gathered into their bricks (`carrier_light.comp`).
+pub const CARRIER_LIGHT: &str = "fog.carrier_light";
+/// Threads per workgroup of `fog.carrier_light`.
+const CARRIER_WORKGROUP: u32 = 64;
 /// Workgroup side.
 const TILE: u32 = 8;
 /// Image rows per march ray row: the march runs one ray per divisor x divisor pixels, so that its
@@ -50,12 +57,34 @@ pub struct MarchInputs<'r> {
     pub bricks: &'r BrickPool,
     /// Opaque depth.
     pub depth: &'r Image,
+    /// The carriers, in frames where a converted system's light is eased toward its billboards'
+    /// (`fog.carrier_light` runs only then).
+    pub carriers: Option<CarrierInputs<'r>>,
+}
+
+/// The converted particles, as `fog.carrier_light` reads them.
+#[derive(Clone, Copy)]
+pub struct CarrierInputs<'r> {
+    /// The particle pool, the alive list the update filled and the particle counters.
+    pub particles: [&'r Buffer; 3],
+    /// The sources' fog inputs (`particles.fog_sources`).
+    pub sources: &'r Buffer,
+    /// The particle pool's capacity (threads dispatched).
+    pub capacity: u32,
+}
+
+impl<'r> CarrierInputs<'r> {
+    /// The carriers of `particles` (after its update) with the sources' fog inputs `sources`.
+    pub fn of(particles: &'r GpuParticles, sources: &'r Buffer) -> Self {
+        CarrierInputs { particles: particles.live_buffers(), sources, capacity: particles.desc().capacity }
+    }
 }
 
 /// The march pipeline, its per-ray images and stand-ins for a frame without froxel fog.
 pub struct BrickMarchPass {
     pipeline: ComputePipeline,
     light: ComputePipeline,
+    carrier_light: ComputePipeline,
     /// One ray per `divisor` x `divisor` pixels.
     pub divisor: u32,
     /// `fog.brick_march.rays` (RGBA32F, per ray): what the particle fog adds (rgb) and the
@@ -94,6 +123,11 @@ impl BrickMarchPass {
                 shaders::PASSES_BRICK_MARCH_LIGHT_COMP,
                 std::mem::size_of::<FogMarchPush>() as u32,
             )?,
+            carrier_light: gpu.create_compute_pipeline(
+                CARRIER_LIGHT,
+                shaders::PASSES_BRICK_MARCH_CARRIER_LIGHT_COMP,
+                std::mem::size_of::<FogMarchPush>() as u32,
+            )?,
             no_fog_uniform,
             no_fog_volume: gpu.create_image(&ImageDesc {
                 name: "fog.brick_march.no_fog_volume",
@@ -121,15 +155,38 @@ impl BrickMarchPass {
         Ok(())
     }
 
-    /// Records `fog.brick_light` ([`crate::particle_fog::pool::LIGHT_GROUPS_PER_BRICK`] workgroups per brick in use,
+    /// Records, with carriers, `fog.carrier_light` (a thread per particle of the pool, after
+    /// zeroing the sums), then `fog.brick_light`
+    /// ([`crate::particle_fog::pool::LIGHT_GROUPS_PER_BRICK`] workgroups per brick in use,
     /// dispatched from the bricks' `dispatch` buffer), then the march: one ray per `divisor` x
-    /// `divisor` pixels.
+    /// `divisor` pixels. `push.gathered` is set here.
     pub fn record(&self, rec: &mut Recorder<'_>, inp: &MarchInputs<'_>, push: &FogMarchPush) {
         let (fog_uniform, fog_volume) =
             inp.fog.map_or((&self.no_fog_uniform, &self.no_fog_volume), |f| (&f.uniform, &f.integrated));
         let b = inp.bricks;
         let (read, sampled) = (Access::ComputeRead, Access::ComputeSampled);
         let s = inp.samplers;
+        let gathered = inp.carriers.is_some();
+        let soft = crate::passes::billboards::SOFT_FADE_M;
+        let push = FogMarchPush { gathered: [if gathered { 1.0 } else { 0.0 }, soft, 0.0, 0.0], ..*push };
+        if let Some(c) = &inp.carriers {
+            rec.fill_buffer(&b.billboard_light, 0);
+            let [pool, alive, counters] = c.particles;
+            let mut gather = lighting_bindings(&inp.light, s, IN_COMPUTE).to_vec();
+            gather.extend([
+                Binding::Uniform(&b.constants),
+                Binding::Storage(&b.page, read),
+                Binding::Storage(&b.slot_max, read),
+                Binding::Storage(pool, read),
+                Binding::Storage(alive, read),
+                Binding::Storage(counters, read),
+                Binding::Storage(c.sources, read),
+                Binding::Sampled(inp.depth, s.nearest_clamp, sampled),
+                Binding::Storage(&b.billboard_light, Access::ComputeWrite),
+            ]);
+            let groups = Groups::Direct([c.capacity.div_ceil(CARRIER_WORKGROUP).max(1), 1, 1]);
+            rec.compute(CARRIER_LIGHT, &self.carrier_light, &gather, bytemuck::bytes_of(&push), groups);
+        }
         let mut light = lighting_bindings(&inp.light, s, IN_COMPUTE).to_vec();
         light.extend([
             Binding::Uniform(fog_uniform),
@@ -141,9 +198,10 @@ impl BrickMarchPass {
             Binding::Storage(&b.requests, read),
             Binding::Storage(b.slot_keys(), read),
             Binding::StorageImage(&b.atlas_light, Access::ComputeWrite),
+            Binding::Storage(&b.billboard_light, read),
         ]);
         let per_brick = Groups::Indirect(&b.dispatch, 24);
-        rec.compute(LIGHT, &self.light, &light, bytemuck::bytes_of(push), per_brick);
+        rec.compute(LIGHT, &self.light, &light, bytemuck::bytes_of(&push), per_brick);
         let march = [
             Binding::Uniform(inp.light.frame),
             Binding::Uniform(fog_uniform),
@@ -161,7 +219,7 @@ impl BrickMarchPass {
         ];
         let (width, height) = (self.rays.extent.width, self.rays.extent.height);
         let groups = Groups::Direct([width.div_ceil(TILE), height.div_ceil(TILE), 1]);
-        rec.compute(NAME, &self.pipeline, &march, bytemuck::bytes_of(push), groups);
+        rec.compute(NAME, &self.pipeline, &march, bytemuck::bytes_of(&push), groups);
     }
 }
 

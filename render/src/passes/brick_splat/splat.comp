@@ -29,10 +29,6 @@ layout(local_size_x = 64) in;
 // Kernels of at most this many z slabs are splatted by their carrier's own thread.
 const int SMALL_KERNEL_SLABS = 5;
 
-uint alive_count() {
-    return bricks.params.x == 0u ? particle_counters.alive0 : particle_counters.alive1;
-}
-
 // One axis of a kernel: the touched cells lo..hi, and the Gaussian's integral over them (for
 // renormalising), as fog::kernel::AxisKernel. Weights are computed as they are needed (no arrays:
 // arrays indexed at run time would live in slow per-thread memory).
