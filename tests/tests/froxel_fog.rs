@@ -329,3 +329,33 @@ fn a_moved_camera_leaves_under_five_percent_of_the_old_view_after_eight_frames()
         Ok(())
     });
 }
+
+#[test]
+fn a_resized_renderer_keeps_its_converged_froxel_fog() {
+    let dir = temp_dir("resize");
+    write_red_texture(&dir);
+    gpu_test(|gpu| {
+        let scene = parse(&projector_scene(0.0), &dir.join("a.toml"))?;
+        let settings = settings::Settings::default();
+        let mut world = World::new(gpu, &scene)?;
+        let mut resized = HostRenderer::new(gpu, 2 * W, 2 * H)?;
+        for _ in 0..16 {
+            resized.render(gpu, &mut world, &scene, &settings, 0.0)?;
+        }
+        resized.resize(gpu, W, H)?;
+        let after_resize = frames_of(gpu, &mut resized, &scene, 1)?;
+        let mut kept = HostRenderer::new(gpu, W, H)?;
+        let converged = frames_of(gpu, &mut kept, &scene, 17)?;
+        let mut fresh = HostRenderer::new(gpu, W, H)?;
+        let first = frames_of(gpu, &mut fresh, &scene, 1)?;
+        let unconverged = rms_difference(&first.hdr, &converged.hdr);
+        let left = rms_difference(&after_resize.hdr, &converged.hdr);
+        eprintln!("after the resize {left} from the converged frame; a first frame {unconverged}");
+        assert!(unconverged > 1e-3, "a first frame's fog is not yet converged: {unconverged}");
+        assert!(
+            left < 0.1 * unconverged,
+            "the resized renderer's first frame shows its converged fog: {left} vs {unconverged}"
+        );
+        Ok(())
+    });
+}
