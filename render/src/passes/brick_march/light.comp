@@ -18,7 +18,7 @@
 // particle_fog::systems::billboard_match of each system's distance, from none at two fade bands
 // inside the range to all of it at one, where the range fade begins), so the fog fading out there
 // is lit as the billboards fading in are. The billboards' light is what fog.carrier_light
-// gathered for the voxel's brick: the mass-weighted mean of the light its carriers' billboards
+// gathered for the voxel's brick: the coverage-weighted mean of the light its carriers' billboards
 // show over their quads (billboard_light.glsl: the lighting model of particles.billboards, a
 // normal facing the camera, cos/pi of each light with its shadows, no self-shadowing, no phase
 // function). Where it gathered none, a billboard's light at the voxel is taken; where no brick
