@@ -65,7 +65,18 @@ typedef struct pf_context_desc {
     uint32_t infinite_far;          /* 1: the far plane is at infinity */
     uint32_t max_systems;           /* systems present at once; 0: 256 */
     uint32_t particle_capacity;     /* carrier particles; 0: the viewer's cap of 8192 */
+    uint32_t viewer_carriers;       /* 1: the viewer hands over its own particles every frame
+                                       (pf_carriers_set); 0: the context simulates them */
 } pf_context_desc;
+
+/* A particle the viewer simulated itself (48 bytes), handed over with pf_carriers_set. */
+typedef struct pf_carrier {
+    float position_age[4]; /* position (m, region axes), age (s) */
+    float color[4];        /* RGBA 0..1 as the viewer draws it (before the 1 - weight fade) */
+    float size[2];         /* width, height (m) */
+    uint32_t system;       /* its system's index (pf_system_index) */
+    uint32_t flags;        /* the particle's PSYS flags (PSYS_PART_EMISSIVE_MASK: it emits) */
+} pf_carrier;
 
 typedef struct pf_system_desc {
     const uint8_t *psys;               /* the PSYS block as it came in the object update */
@@ -193,7 +204,15 @@ pf_result pf_overrides_save(const pf_context *ctx, const char *path);
 /* 0 billboard .. 1 fog: draw the system's billboards with alpha * (1 - weight). */
 pf_result pf_system_weight(const pf_context *ctx, uint64_t id, float *weight);
 
+/* The index that names the system in pf_carrier.system: fixed from its upsert until the longest
+ * particle life of its descriptor has passed after its removal. */
+pf_result pf_system_index(const pf_context *ctx, uint64_t id, uint32_t *index);
+
 pf_result pf_update(pf_context *ctx, const pf_frame_update *frame);
+/* A context made with viewer_carriers: the particles of the next recorded frame (count at most the
+ * carrier capacity; each finite, naming a system present or still fading out; count 0: none).
+ * Once per frame, before pf_record. */
+pf_result pf_carriers_set(pf_context *ctx, const pf_carrier *carriers, uint32_t count);
 /* cmd is recording, outside a render pass; the images are in their entry states. */
 pf_result pf_record(pf_context *ctx, VkCommandBuffer cmd, uint32_t slot, const pf_frame_resources *res);
 pf_result pf_frame_completed(pf_context *ctx, uint32_t slot);

@@ -167,7 +167,30 @@ pub struct PfContextDesc {
     pub max_systems: u32,
     /// Carrier particles (0: the default).
     pub particle_capacity: u32,
+    /// 1: the viewer hands over its own particles ([`pf_carriers_set`]).
+    pub viewer_carriers: u32,
 }
+
+/// `pf_carrier`: the same bytes as [`embed::Carrier`].
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct PfCarrier {
+    /// Position (m) and age (s).
+    pub position_age: [f32; 4],
+    /// RGBA.
+    pub color: [f32; 4],
+    /// Width and height (m).
+    pub size: [f32; 2],
+    /// Its system's index.
+    pub system: u32,
+    /// PSYS flags.
+    pub flags: u32,
+}
+
+const _: () = assert!(
+    std::mem::size_of::<PfCarrier>() == std::mem::size_of::<embed::Carrier>()
+        && std::mem::offset_of!(PfCarrier, flags) == std::mem::offset_of!(embed::Carrier, flags)
+);
 
 /// `pf_system_desc`.
 #[repr(C)]
@@ -457,6 +480,11 @@ pub unsafe extern "C" fn pf_context_create(
             } else {
                 desc.particle_capacity
             },
+            carriers: if desc.viewer_carriers != 0 {
+                embed::CarrierSource::Viewer
+            } else {
+                embed::CarrierSource::Simulated
+            },
         };
         // SAFETY: the viewer's contract is FogContext::new's.
         let fog = unsafe { FogContext::new(host_device, &desc) }?;
@@ -694,6 +722,42 @@ pub unsafe extern "C" fn pf_system_weight(ctx: *const PfContext, id: u64, weight
         let (ctx, out) = unsafe { (arg(ctx, "ctx")?, arg_mut(weight, "weight")?) };
         *out = ctx.fog.weight(id)?;
         Ok(())
+    })
+}
+
+/// # Safety
+/// `ctx` is a live context; `index` a live `u32`.
+#[no_mangle]
+pub unsafe extern "C" fn pf_system_index(ctx: *const PfContext, id: u64, index: *mut u32) -> PfResult {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let (ctx, out) = unsafe { (arg(ctx, "ctx")?, arg_mut(index, "index")?) };
+        *out = ctx.fog.system_index(id)?;
+        Ok(())
+    })
+}
+
+/// # Safety
+/// `ctx` is a live context; `carriers` points to `count` carriers (or is anything when `count` is 0).
+#[no_mangle]
+pub unsafe extern "C" fn pf_carriers_set(
+    ctx: *mut PfContext,
+    carriers: *const PfCarrier,
+    count: u32,
+) -> PfResult {
+    guard(|| {
+        // SAFETY: the caller's contract.
+        let ctx = unsafe { arg_mut(ctx, "ctx")? };
+        if count == 0 {
+            return Ok(ctx.fog.set_carriers(&[])?);
+        }
+        if carriers.is_null() {
+            return Err(Failure(PF_ERROR_NULL, "carriers is NULL".to_owned()));
+        }
+        // SAFETY: the caller's contract: `count` carriers, whose bytes are embed::Carrier's.
+        let carriers =
+            unsafe { std::slice::from_raw_parts(carriers.cast::<embed::Carrier>(), count as usize) };
+        Ok(ctx.fog.set_carriers(carriers)?)
     })
 }
 

@@ -8,6 +8,7 @@ mod host;
 
 use glam::{Mat4, Quat, Vec3};
 use host::content::{f16, hex, soft_texture, FOG_MACHINE};
+use host::frame::{viewer_image, COPY_READ, TRANSFER_WRITTEN};
 use host::HostVulkan;
 use render::ash::vk;
 use render::embed::*;
@@ -16,14 +17,6 @@ const SIZE: (u32, u32) = (96, 64);
 const SLOTS: usize = 2;
 const BACKGROUND: f32 = 0.05;
 const NEAR: f32 = 0.1;
-
-fn state(
-    layout: vk::ImageLayout,
-    stage: vk::PipelineStageFlags2,
-    access: vk::AccessFlags2,
-) -> HostImageState {
-    HostImageState { layout, stage, access }
-}
 
 #[test]
 fn a_rust_host_renders_the_fog_through_the_embedding_api() {
@@ -48,8 +41,8 @@ fn a_rust_host_renders_the_fog_through_the_embedding_api() {
 
     use vk::ImageUsageFlags as U;
     let (depth, depth_mem) = host.image(vk::Format::D32_SFLOAT, SIZE, U::SAMPLED | U::TRANSFER_DST);
-    let (hdr, hdr_mem) =
-        host.image(vk::Format::R16G16B16A16_SFLOAT, SIZE, U::STORAGE | U::TRANSFER_SRC | U::TRANSFER_DST);
+    let hdr_usage = U::STORAGE | U::TRANSFER_SRC | U::TRANSFER_DST;
+    let (hdr, hdr_mem) = host.image(vk::Format::R16G16B16A16_SFLOAT, SIZE, hdr_usage);
     let pixels = (SIZE.0 * SIZE.1) as usize;
     // The wall 1 m away covers the left half (reversed infinite Z: depth = near / distance).
     let (depth_src, depth_src_mem, ptr) =
@@ -70,33 +63,21 @@ fn a_rust_host_renders_the_fog_through_the_embedding_api() {
         far_m: f32::INFINITY,
     };
     let settings = settings::Settings { particle_fog: true, ..settings::Settings::default() };
-    let copy_write = state(
-        vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-        vk::PipelineStageFlags2::ALL_TRANSFER,
-        vk::AccessFlags2::TRANSFER_WRITE,
-    );
-    let copy_read = state(
-        vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-        vk::PipelineStageFlags2::COPY,
-        vk::AccessFlags2::TRANSFER_READ,
-    );
-    let image = |image, format, entry, exit| ViewerImage {
-        image,
-        view: vk::ImageView::null(),
-        format,
-        extent: SIZE,
-        layers: 1,
-        usage: if format == vk::Format::D32_SFLOAT {
-            U::SAMPLED | U::TRANSFER_DST
-        } else {
-            U::STORAGE | U::TRANSFER_SRC | U::TRANSFER_DST
-        },
-        entry,
-        exit,
-    };
     let res = FrameResources {
-        depth: image(depth, vk::Format::D32_SFLOAT, copy_write, copy_write),
-        hdr: image(hdr, vk::Format::R16G16B16A16_SFLOAT, copy_write, copy_read),
+        depth: viewer_image(
+            depth,
+            vk::Format::D32_SFLOAT,
+            SIZE,
+            U::SAMPLED | U::TRANSFER_DST,
+            (TRANSFER_WRITTEN, TRANSFER_WRITTEN),
+        ),
+        hdr: viewer_image(
+            hdr,
+            vk::Format::R16G16B16A16_SFLOAT,
+            SIZE,
+            hdr_usage,
+            (TRANSFER_WRITTEN, COPY_READ),
+        ),
         sun: Sun { to_sun: Vec3::new(0.3, -0.5, 0.8).normalize(), color: Vec3::ONE, illuminance: 2.0 },
         ambient: [Vec3::splat(0.3), Vec3::splat(0.1)],
         shadows: None,

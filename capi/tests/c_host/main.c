@@ -194,7 +194,7 @@ int main(int argc, char **argv) {
     VK(create_messenger(instance, &mi, NULL, &messenger));
 
     pf_host_device host = {vkGetInstanceProcAddr, instance, physical, device, family, queue, SLOTS, 1, 1};
-    pf_context_desc desc = {W, H, W, H, VK_FORMAT_R16G16B16A16_SFLOAT, 0, 0, 0, 0};
+    pf_context_desc desc = {W, H, W, H, VK_FORMAT_R16G16B16A16_SFLOAT, 0, 0, 0, 0, 0};
     pf_context *ctx = NULL;
     pf_context_desc ldr = desc;
     ldr.hdr_format = VK_FORMAT_R8G8B8A8_UNORM;
@@ -238,6 +238,14 @@ int main(int argc, char **argv) {
     CHECK(strstr(pf_last_error(), "PSYS"), "message: %s", pf_last_error());
     CHECK(pf_system_set_transform(ctx, 7, nan3, rotation) == PF_ERROR_BAD_INPUT, "a NaN position refused");
     CHECK(pf_system_remove(ctx, 99) == PF_ERROR_BAD_INPUT, "an unknown id refused");
+    uint32_t index = 99;
+    PF(pf_system_index(ctx, 7, &index));
+    CHECK(index == 0, "the first system's carrier index: %u", index);
+    CHECK(sizeof(pf_carrier) == 48, "pf_carrier is %zu bytes", sizeof(pf_carrier));
+    pf_carrier carrier = {{0.0f, 0.0f, 1.5f, 1.0f}, {1.0f, 1.0f, 1.0f, 0.4f}, {2.0f, 2.0f}, index, 0};
+    CHECK(pf_carriers_set(ctx, &carrier, 1) == PF_ERROR_BAD_INPUT, "a simulating context takes no carriers");
+    CHECK(strstr(pf_last_error(), "simulates its carriers"), "message: %s", pf_last_error());
+    CHECK(pf_carriers_set(ctx, NULL, 1) == PF_ERROR_NULL, "NULL carriers refused");
     CHECK(pf_system_set_override(ctx, 7, 5) == PF_ERROR_BAD_INPUT, "an unknown override refused");
     CHECK(pf_overrides_load(ctx, "/") == PF_ERROR_BAD_INPUT, "a folder as overrides file refused");
     CHECK(strstr(pf_last_error(), "/"), "message: %s", pf_last_error());

@@ -14,7 +14,12 @@
 //! [`FogContext::frame_completed`] (readbacks of that slot: stats and the brick pressure the
 //! demotion reads, N frames late by design).
 //!
-//! Passes recorded, in order: `particles.emit` -> `particles.update` (-> `particles.ribbons`) ->
+//! Carriers: simulated by the context from the systems' descriptors
+//! ([`CarrierSource::Simulated`]), or the particles the viewer simulates itself, handed over each
+//! frame ([`CarrierSource::Viewer`], [`FogContext::set_carriers`]).
+//!
+//! Passes recorded, in order: `particles.emit` -> `particles.update` (-> `particles.ribbons`), or
+//! `embed.carriers` ->
 //! (while a system converts: `fog.brick_age` ... `fog.brick_clear`, `embed.depth`,
 //! `fog.brick_light`, `fog.brick_march`, `fog.brick_composite` into the viewer's HDR target).
 
@@ -32,6 +37,7 @@ pub use self::frame::{
     DepthConvention, FrameResources, Light, LightKind, ShadowLayer, ShadowMaps, Sun, ViewerImage,
 };
 pub use self::systems::{Descriptor, SystemDesc, SystemId};
+pub use crate::gpu_types::GpuCarrier as Carrier;
 pub use crate::particle_fog::stats::FogStats;
 pub use crate::vk::context::HostDevice;
 pub use crate::vk::device::{enabled_features as required_features, RequiredFeatures, REQUIRED_EXTENSIONS};
@@ -49,6 +55,7 @@ use crate::particle_fog::{ParticleFog, PoolKey};
 use crate::particles_gpu::{GpuParticles, ParticleBudget, ParticlePoolDesc, DEFAULT_MAX_SOURCES};
 use crate::passes::brick_composite::BrickCompositePass;
 use crate::passes::brick_march::{march_divisor, BrickMarchPass, CarrierInputs, MarchInputs};
+use crate::passes::embed_carriers::EmbedCarriersPass;
 use crate::passes::embed_depth::EmbedDepthPass;
 use crate::passes::particle_sim::ParticleSimPasses;
 use crate::vk::context::Gpu;
@@ -82,6 +89,20 @@ pub struct FogContextDesc {
     pub max_systems: u32,
     /// Particles the carrier pool holds (the viewer's hard cap of 8192 by default).
     pub particle_capacity: u32,
+    /// Where the carriers come from.
+    pub carriers: CarrierSource,
+}
+
+/// Where a context's carriers come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CarrierSource {
+    /// The context simulates each system's particles from its descriptor on the GPU (the viewer
+    /// keeps drawing its own billboards).
+    #[default]
+    Simulated,
+    /// The viewer hands over the particles it simulates itself, every frame
+    /// ([`FogContext::set_carriers`]), each naming its system by [`FogContext::system_index`].
+    Viewer,
 }
 
 impl Default for FogContextDesc {
@@ -93,6 +114,7 @@ impl Default for FogContextDesc {
             depth: DepthConvention::default(),
             max_systems: DEFAULT_MAX_SOURCES,
             particle_capacity: particles::sim::HARD_MAX_PARTICLES,
+            carriers: CarrierSource::Simulated,
         }
     }
 }
@@ -127,6 +149,8 @@ pub struct FrameUpdate<'a> {
 pub struct FogContext {
     /// Field order is drop order: every resource before the `Gpu` they were made from.
     sim: ParticleSimPasses,
+    /// The viewer's carriers ([`CarrierSource::Viewer`]) and whether this frame's were set.
+    viewer_carriers: Option<(EmbedCarriersPass, bool)>,
     pool: GpuParticles,
     fog_sources: Buffer,
     systems: FogSystems,
@@ -182,8 +206,13 @@ impl FogContext {
         })?;
         fog_sources.write(0, &vec![0u8; table]);
         let size = desc.size;
+        let viewer_carriers = match desc.carriers {
+            CarrierSource::Simulated => None,
+            CarrierSource::Viewer => Some((EmbedCarriersPass::new(&gpu, capacity)?, false)),
+        };
         Ok(FogContext {
             sim: ParticleSimPasses::new(&gpu)?,
+            viewer_carriers,
             pool,
             fog_sources,
             systems: FogSystems::default(),
@@ -313,6 +342,44 @@ impl FogContext {
         Ok(self.systems.weight(self.slot(id)? as usize))
     }
 
+    /// The index that names system `id` in the viewer's carriers ([`Carrier::system`]): fixed
+    /// from its upsert until its slot is reused, which is once the longest particle life of its
+    /// descriptor has passed after its removal (its particles may be handed over until then).
+    pub fn system_index(&self, id: SystemId) -> Result<u32> {
+        self.slot(id)
+    }
+
+    /// Hands over the particles the viewer simulated for the next recorded frame, for a context
+    /// made with [`CarrierSource::Viewer`] (at most the carrier pool's capacity, each naming a
+    /// system present or removed and still fading by [`FogContext::system_index`], finite, with
+    /// a size and age of at least 0). Called once per frame, before [`FogContext::record`]; an
+    /// empty slice is a frame without particles.
+    pub fn set_carriers(&mut self, carriers: &[Carrier]) -> Result<()> {
+        let capacity = self.pool.desc().capacity;
+        let Some((pass, set)) = self.viewer_carriers.as_mut() else {
+            return Err(bad(
+                "set_carriers: the context simulates its carriers (CarrierSource::Simulated)".to_owned()
+            ));
+        };
+        if carriers.len() > capacity as usize {
+            return Err(bad(format!("set_carriers: {} carriers, the pool holds {capacity}", carriers.len())));
+        }
+        for (i, c) in carriers.iter().enumerate() {
+            let finite = c.position_age.iter().chain(&c.color).chain(&c.size).all(|v| v.is_finite());
+            if !(finite && c.position_age[3] >= 0.0 && c.size[0] >= 0.0 && c.size[1] >= 0.0) {
+                return Err(bad(format!(
+                    "carrier {i}: position, age, colour and size must be finite, age and size at least 0"
+                )));
+            }
+            if self.slots.get(c.system as usize).is_none_or(Option::is_none) {
+                return Err(bad(format!("carrier {i}: no system has index {}", c.system)));
+            }
+        }
+        pass.set(carriers);
+        *set = true;
+        Ok(())
+    }
+
     /// Why system `id` is (or is not) fog: the rule, the factors and the override in force
     /// (`None` before its first update).
     pub fn explain(&self, id: SystemId) -> Result<Option<fog::Explanation>> {
@@ -419,6 +486,11 @@ impl FogContext {
         res: &FrameResources<'_>,
     ) -> Result<()> {
         res.check(self.size)?;
+        if self.viewer_carriers.as_ref().is_some_and(|(_, set)| !set) {
+            return Err(bad(
+                "record: no set_carriers since the last record (CarrierSource::Viewer)".to_owned()
+            ));
+        }
         let inputs =
             self.prepared.take().ok_or_else(|| bad("record: no update since the last record".to_owned()))?;
         // SAFETY: the caller's contract covers every image in `res`.
@@ -427,10 +499,28 @@ impl FogContext {
         self.frame_index = self.frame_index.wrapping_add(1);
         let time_s = self.time_s;
         let carriers_eased = self.systems.any_matched();
-        let Self { sim, pool, fog_sources, bricks, march, composite, depth, lighting, samplers, gpu, .. } =
-            self;
+        let Self {
+            sim,
+            viewer_carriers,
+            pool,
+            fog_sources,
+            bricks,
+            march,
+            composite,
+            depth,
+            lighting,
+            samplers,
+            gpu,
+            ..
+        } = self;
+        if let Some((_, set)) = viewer_carriers.as_mut() {
+            *set = false;
+        }
         gpu.record_frame(cmd, slot, |rec| {
-            crate::frame::particles::record_simulation(rec, pool, sim);
+            match viewer_carriers {
+                Some((pass, _)) => pass.record(rec, pool),
+                None => crate::frame::particles::record_simulation(rec, pool, sim),
+            }
             if let Some(pf) = bricks.as_mut() {
                 pf.record(rec, pool, fog_sources);
                 depth.record(rec, &imported.depth, samplers, &inputs.depth_push);
@@ -493,6 +583,7 @@ impl FogContext {
     pub fn destroy(self) -> Vec<String> {
         let FogContext {
             sim,
+            viewer_carriers,
             pool,
             fog_sources,
             systems,
@@ -512,7 +603,20 @@ impl FogContext {
             frame_index,
             gpu,
         } = self;
-        drop((sim, pool, fog_sources, systems, ids, slots, bricks, march, composite, depth, lighting));
+        drop((
+            sim,
+            viewer_carriers,
+            pool,
+            fog_sources,
+            systems,
+            ids,
+            slots,
+            bricks,
+            march,
+            composite,
+            depth,
+            lighting,
+        ));
         drop((samplers, desc, size, stored, prepared, time_s, frame_index));
         let live = gpu.live_allocations();
         drop(gpu);

@@ -82,8 +82,9 @@ pub use host::{
     ShadowView, TonemapBloom, TonemapPush,
 };
 pub use particles::{
-    BatchPush, BillboardPush, GpuBurst, GpuDrawIndirect, GpuEmitter, GpuParticle, GpuParticleCounters,
-    GpuParticleTemplate, ParticleCullPush, ParticleSimPush, ParticleSortPush, RibbonPush, SortArgsPush,
+    BatchPush, BillboardPush, CarrierPush, GpuBurst, GpuCarrier, GpuDrawIndirect, GpuEmitter, GpuParticle,
+    GpuParticleCounters, GpuParticleTemplate, ParticleCullPush, ParticleSimPush, ParticleSortPush,
+    RibbonPush, SortArgsPush,
 };
 
 /// Every mirrored struct, for the mirror test: (name, fields, size).
@@ -108,6 +109,8 @@ pub fn all() -> Vec<(&'static str, &'static [GpuField], usize)> {
         entry::<GpuEmitter>(),
         entry::<GpuBurst>(),
         entry::<GpuParticleCounters>(),
+        entry::<GpuCarrier>(),
+        entry::<CarrierPush>(),
         entry::<ParticleSimPush>(),
         entry::<GpuDrawIndirect>(),
         entry::<ParticleCullPush>(),

@@ -217,6 +217,34 @@ gpu_struct! {
 
 gpu_struct! {
     size = 48;
+    /// A particle a viewer simulated itself, handed to the embedded particle fog as a density
+    /// carrier (`FogContext::set_carriers`; `pf_carrier` in C): what the brick passes read of a
+    /// particle, and nothing of its motion. `embed.carriers` writes each into the carrier pool.
+    pub struct GpuCarrier {
+        /// Position (m, region axes); w = age (s), which widens its kernel as it diffuses.
+        pub position_age: [f32; 4],
+        /// Colour as the viewer draws it, RGBA 0..1 (alpha before the `1 - weight` fade).
+        pub color: [f32; 4],
+        /// Width and height (m).
+        pub size: [f32; 2],
+        /// Its system's index (`FogContext::system_index`).
+        pub system: u32,
+        /// The particle's PSYS flags (`PSYS_PART_EMISSIVE_MASK` makes it emit its colour).
+        pub flags: u32,
+    }
+}
+
+gpu_struct! {
+    size = 16;
+    /// Push constants of `embed.carriers`.
+    pub struct CarrierPush {
+        /// x carriers this frame, y the alive list written (0 or 1), zw unused.
+        pub counts: [u32; 4],
+    }
+}
+
+gpu_struct! {
+    size = 48;
     /// Push constants of `particles.sort` (blocks, merge levels).
     pub struct ParticleSortPush {
         /// Camera position (m, world); w unused.

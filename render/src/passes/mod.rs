@@ -6,6 +6,7 @@ pub mod brick_bounds;
 pub mod brick_composite;
 pub mod brick_march;
 pub mod brick_splat;
+pub mod embed_carriers;
 pub mod embed_depth;
 pub mod fill;
 pub mod fog_apply;

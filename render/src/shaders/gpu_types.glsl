@@ -156,6 +156,20 @@ struct GpuParticleCounters {
     uint dropped;
 };
 
+// A particle a viewer simulated itself, handed to the embedded particle fog (embed.carriers).
+struct GpuCarrier {
+    vec4 position_age;         // xyz position (m); w age (s)
+    vec4 color;                // RGBA 0..1 as the viewer draws it
+    vec2 size;                 // width, height (m)
+    uint system;               // its system's index (FogContext::system_index)
+    uint flags;                // PSYS particle flags
+};
+
+// Push constants of embed.carriers.
+struct CarrierPush {
+    uvec4 counts;              // x carriers, y the alive list written, zw unused
+};
+
 // Push constants of particles.emit / particles.update.
 struct ParticleSimPush {
     uvec4 counts;              // x current alive list, y candidates, z bursts, w capacity

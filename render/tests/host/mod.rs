@@ -7,6 +7,8 @@
 // Used by the tests that embed the fog, not by host_device.
 #[allow(dead_code)]
 pub mod content;
+#[allow(dead_code)]
+pub mod frame;
 
 use std::ffi::{c_char, CStr};
 
