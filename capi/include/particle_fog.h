@@ -137,6 +137,17 @@ typedef struct pf_light {
     int32_t shadow_layer;      /* first shadow layer, -1: none */
 } pf_light;
 
+/* The viewer's froxel fog, integrated front to back and already applied to the HDR target: the
+ * particle fog composites with it by depth. image: R16G16B16A16_SFLOAT 3D, sampled usage, spanning
+ * the screen as the HDR target does (width x height), layers = its slices (at least 2); texel
+ * (x, y, s) holds the in-scattered light (rgb) and transmittance (a) from the camera to the far
+ * edge of slice s, which lies at view depth near_m * (far_m / near_m)^((s + 1) / slices). */
+typedef struct pf_froxel_volume {
+    pf_image image;
+    float near_m, far_m;
+    float anisotropy;          /* the fog's Henyey-Greenstein g (-1..1) */
+} pf_froxel_volume;
+
 typedef struct pf_frame_resources {
     pf_image depth;            /* a depth format, sampled usage */
     pf_image hdr;              /* the HDR target, storage usage */
@@ -152,6 +163,7 @@ typedef struct pf_frame_resources {
     const pf_light *lights;
     uint32_t light_count;
     const pf_image *projectors;            /* NULL: none; a 2D array */
+    const pf_froxel_volume *froxels;       /* NULL: none; the viewer's froxel fog */
 } pf_frame_resources;
 
 typedef struct pf_stats {

@@ -341,6 +341,21 @@ pub struct PfFrameResources {
     pub light_count: u32,
     /// Projector textures or null.
     pub projectors: *const PfImage,
+    /// The viewer's froxel fog or null.
+    pub froxels: *const PfFroxelVolume,
+}
+
+/// `pf_froxel_volume`.
+#[repr(C)]
+pub struct PfFroxelVolume {
+    /// The integrated 3D image (`layers`: its slices).
+    pub image: PfImage,
+    /// Where the exponential slices start, m.
+    pub near_m: f32,
+    /// Where they end, m.
+    pub far_m: f32,
+    /// Henyey-Greenstein g.
+    pub anisotropy: f32,
 }
 
 /// `pf_stats`.
@@ -855,7 +870,8 @@ pub unsafe extern "C" fn pf_record(
             .collect();
         let lights = lights.iter().map(light).collect::<Result<Vec<_>, _>>()?;
         // SAFETY: the caller's contract.
-        let (shadow_maps, projectors) = unsafe { (r.shadow_maps.as_ref(), r.projectors.as_ref()) };
+        let (shadow_maps, projectors, froxels) =
+            unsafe { (r.shadow_maps.as_ref(), r.projectors.as_ref(), r.froxels.as_ref()) };
         let shadows = shadow_maps.map(|img| embed::ShadowMaps {
             image: image(img),
             layers: &layers,
@@ -873,6 +889,12 @@ pub unsafe extern "C" fn pf_record(
             shadows,
             lights: &lights,
             projectors: projectors.map(image),
+            froxels: froxels.map(|f| embed::FroxelVolume {
+                image: image(&f.image),
+                near_m: f.near_m,
+                far_m: f.far_m,
+                anisotropy: f.anisotropy,
+            }),
         };
         // SAFETY: the caller's contract is FogContext::record's.
         Ok(unsafe { ctx.fog.record(cmd, slot as usize, &frame) }?)

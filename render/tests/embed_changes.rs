@@ -60,6 +60,7 @@ impl Targets {
             shadows: None,
             lights: &[],
             projectors: None,
+            froxels: None,
         }
     }
 }

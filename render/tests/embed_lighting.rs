@@ -148,6 +148,7 @@ fn the_viewers_shadow_maps_and_lights_light_the_embedded_fog() {
             U::SAMPLED | U::TRANSFER_DST,
             written,
         )),
+        froxels: None,
     };
     let settings = settings::Settings { particle_fog: true, ..settings::Settings::default() };
     for frame in 0..FRAMES {

@@ -96,6 +96,7 @@ impl Frames {
             shadows: None,
             lights: &[],
             projectors: None,
+            froxels: None,
         };
         // SAFETY: `cmd` is recording; the images are the host's, in the states stated.
         unsafe { ctx.record(cmd, slot, &res) }.expect("record");

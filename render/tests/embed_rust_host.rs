@@ -83,6 +83,7 @@ fn a_rust_host_renders_the_fog_through_the_embedding_api() {
         shadows: None,
         lights: &[],
         projectors: None,
+        froxels: None,
     };
     for frame in 0..30 {
         let slot = frame % SLOTS;

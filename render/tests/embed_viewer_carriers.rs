@@ -8,7 +8,7 @@
 mod host;
 
 use glam::{Mat4, Quat, Vec3};
-use host::content::{f16, hex, soft_texture, FOG_MACHINE};
+use host::content::{ball, f16, hex, soft_texture, FOG_MACHINE};
 use host::frame::{viewer_image, COPY_READ, TRANSFER_WRITTEN};
 use host::HostVulkan;
 use render::ash::vk;
@@ -20,27 +20,6 @@ const BACKGROUND: f32 = 0.05;
 const PARTICLES: u32 = 600;
 /// The ball's centre is this far left or right of the emitter, m.
 const SIDE_M: f32 = 2.5;
-
-/// The host's particles: a ball of radius 1 m around `centre`, spread by a fixed hash, 2 m wide,
-/// white at alpha 0.4, one second old.
-fn ball(centre: Vec3, system: u32) -> Vec<Carrier> {
-    (0..PARTICLES)
-        .map(|i| {
-            let h = |k: u32| {
-                ((i.wrapping_mul(2_654_435_761) ^ k.wrapping_mul(40_503)) % 10_007) as f32 / 10_007.0
-            };
-            let dir = Vec3::new(h(1) - 0.5, h(2) - 0.5, h(3) - 0.5).normalize_or_zero();
-            let p = centre + dir * h(4).cbrt();
-            Carrier {
-                position_age: [p.x, p.y, p.z, 1.0],
-                color: [1.0, 1.0, 1.0, 0.4],
-                size: [2.0, 2.0],
-                system,
-                flags: 0,
-            }
-        })
-        .collect()
-}
 
 #[test]
 fn the_fog_comes_from_the_particles_the_viewer_hands_over() {
@@ -60,8 +39,8 @@ fn the_fog_comes_from_the_particles_the_viewer_hands_over() {
         let e = ctx.set_carriers(carriers).err().map(|e| e.to_string()).unwrap_or_default();
         assert!(e.contains(why), "{why}: {e}");
     };
-    let mut bad = ball(left, index);
-    refused(&mut ctx, &ball(left, index + 1), "no system has index");
+    let mut bad = ball(left, index, PARTICLES);
+    refused(&mut ctx, &ball(left, index + 1, PARTICLES), "no system has index");
     bad[3].position_age[1] = f32::NAN;
     refused(&mut ctx, &bad, "carrier 3");
     bad[3] = Carrier { size: [-1.0, 2.0], ..bad[4] };
@@ -104,6 +83,7 @@ fn the_fog_comes_from_the_particles_the_viewer_hands_over() {
         shadows: None,
         lights: &[],
         projectors: None,
+        froxels: None,
     };
 
     // The frames read back (a slot's readback is read when the slot comes round again, two
@@ -131,7 +111,7 @@ fn the_fog_comes_from_the_particles_the_viewer_hands_over() {
                 "carriers are required"
             );
         }
-        let carriers = ball(if frame < 30 { left } else { right }, index);
+        let carriers = ball(if frame < 30 { left } else { right }, index, PARTICLES);
         ctx.set_carriers(&carriers).expect("a removed system's particles live out their lives");
         // SAFETY: `cmd` is recording; the images are the host's, in the states stated.
         unsafe { ctx.record(cmd, slot, &res) }.expect("record");

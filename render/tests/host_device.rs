@@ -61,6 +61,7 @@ fn two_frames_in_flight_on_a_hosts_device() {
         view: vk::ImageView::null(),
         format: vk::Format::R8G8B8A8_UNORM,
         extent: vk::Extent2D { width: SIDE, height: SIDE },
+        depth: 1,
         layers: 1,
         array: false,
         usage,
@@ -183,13 +184,14 @@ fn a_host_device_with_frames_in_flight_out_of_range_is_refused() {
         view: vk::ImageView::null(),
         format: vk::Format::R8G8B8A8_UNORM,
         extent: vk::Extent2D { width: 0, height: 4 },
+        depth: 1,
         layers: 1,
         array: false,
         usage: vk::ImageUsageFlags::SAMPLED,
     };
     // SAFETY: refused before any handle is used.
     let refused = unsafe { gpu.import_image(&desc) };
-    assert!(refused.is_err_and(|e| e.to_string().contains("0x4 texels")));
+    assert!(refused.is_err_and(|e| e.to_string().contains("0x4x1 texels")));
     assert!(gpu.canary().drain().is_empty());
 
     // The context hears the validation layer on the host's instance: a fill at an offset that is

@@ -8,7 +8,9 @@ use settings::Settings;
 
 use super::{bad, HDR_FORMATS};
 use crate::error::Result;
-use crate::gpu_types::{FrameUniform, GpuLight, GpuObject, ShadowView};
+use crate::fog_gpu::froxel::FROXEL_FORMAT;
+use crate::gpu_types::{FogUniform, FrameUniform, GpuLight, GpuObject, ShadowView};
+use crate::passes::brick_march::FroxelInputs;
 use crate::passes::embed_depth::{forward_projection, DepthPush};
 use crate::passes::opaque::LightInputs;
 use crate::vk::context::Gpu;
@@ -136,6 +138,28 @@ pub struct Light {
     pub shadow_layer: Option<u32>,
 }
 
+/// The viewer's froxel fog, integrated front to back, for the particle fog to composite with by
+/// depth: froxel fog in front of the cloud dims it and adds to it, the cloud dims the froxel fog
+/// behind it. The viewer applies it to the HDR target before [`super::FogContext::record`], as it
+/// would without the particle fog.
+#[derive(Clone, Copy, Debug)]
+pub struct FroxelVolume {
+    /// The integrated volume: a 3D image (`R16G16B16A16_SFLOAT`, sampled usage; a 3D view, or null
+    /// to have one made) whose `extent` spans the screen as the HDR target does (x right, y down)
+    /// and whose `layers` are its slices, at least 2. Texel (x, y, s) holds the in-scattered light
+    /// (rgb, the HDR target's units) and the transmittance (a) from the camera to the far edge of
+    /// slice s along that pixel's ray.
+    pub image: ViewerImage,
+    /// Slice s ends at view depth `near_m * (far_m / near_m)^((s + 1) / slices)` (exponential;
+    /// slice 0 reaches back to the camera), m.
+    pub near_m: f32,
+    /// The far edge of the last slice, m.
+    pub far_m: f32,
+    /// The Henyey-Greenstein asymmetry g of the viewer's fog (-1..1): the particle fog scatters
+    /// with it too.
+    pub anisotropy: f32,
+}
+
 /// The viewer's resources for one frame.
 #[derive(Clone, Copy, Debug)]
 pub struct FrameResources<'a> {
@@ -153,6 +177,8 @@ pub struct FrameResources<'a> {
     pub lights: &'a [Light],
     /// The projector textures (a 2D array, sampled usage), when a light is a projector.
     pub projectors: Option<ViewerImage>,
+    /// The viewer's froxel fog, when on.
+    pub froxels: Option<FroxelVolume>,
 }
 
 fn is_depth(format: vk::Format) -> bool {
@@ -246,6 +272,9 @@ impl FrameResources<'_> {
         if let Some(p) = &self.projectors {
             check_image(p, "projector textures", vk::ImageUsageFlags::SAMPLED)?;
         }
+        if let Some(f) = &self.froxels {
+            check_froxels(f)?;
+        }
         if self.lights.len() > MAX_LIGHTS {
             return Err(bad(format!("{} lights: at most {MAX_LIGHTS}", self.lights.len())));
         }
@@ -254,6 +283,27 @@ impl FrameResources<'_> {
         }
         Ok(())
     }
+}
+
+fn check_froxels(f: &FroxelVolume) -> Result<()> {
+    let img = &f.image;
+    if img.image == vk::Image::null() || img.extent.0 == 0 || img.extent.1 == 0 || img.layers < 2 {
+        return Err(bad("froxel volume: a null image, or fewer than 2 slices".to_owned()));
+    }
+    if !img.usage.contains(vk::ImageUsageFlags::SAMPLED) {
+        return Err(bad(format!("froxel volume: needs SAMPLED usage, has {:?}", img.usage)));
+    }
+    if img.format != FROXEL_FORMAT {
+        return Err(bad(format!("froxel volume: {:?}, not {FROXEL_FORMAT:?}", img.format)));
+    }
+    let slices = f.near_m.is_finite() && f.near_m > 0.0 && f.far_m.is_finite() && f.far_m > f.near_m;
+    if !(slices && f.anisotropy.is_finite() && f.anisotropy.abs() < 1.0) {
+        return Err(bad(format!(
+            "froxel volume: near {} and far {} m (0 < near < far, finite), anisotropy {} (-1..1)",
+            f.near_m, f.far_m, f.anisotropy
+        )));
+    }
+    Ok(())
 }
 
 fn check_light(i: usize, l: &Light, shadow_layers: u32, projector_layers: u32) -> Result<()> {
@@ -297,6 +347,10 @@ fn check_light(i: usize, l: &Light, shadow_layers: u32, projector_layers: u32) -
 pub(super) struct FrameInputs {
     /// The camera's position, m.
     pub camera_pos: Vec3,
+    /// The camera's world axes: right, up, forward.
+    pub axes: [Vec3; 3],
+    /// The projection's tan(fov_y / 2) and aspect (width over height).
+    pub tan_aspect: (f32, f32),
     /// World to the passes' clip space (the viewer's projection with a forward finite z).
     pub clip_from_world: Mat4,
     /// The rewrite of the viewer's depth.
@@ -331,8 +385,17 @@ impl FrameInputs {
         }
         let far = cam.far_m.min(FOG_FAR_M).max(cam.near_m * 2.0);
         let sky = if conv.reversed { 0.0 } else { 1.0 };
+        let world_from_view = cam.view_from_world.inverse();
+        let axes = [
+            world_from_view.transform_vector3(Vec3::X).normalize_or_zero(),
+            world_from_view.transform_vector3(Vec3::Y).normalize_or_zero(),
+            world_from_view.transform_vector3(-Vec3::Z).normalize_or_zero(),
+        ];
+        let tan_aspect = (1.0 / p.y_axis.y.abs().max(1e-6), p.y_axis.y.abs() / p.x_axis.x.abs().max(1e-6));
         Ok(FrameInputs {
-            camera_pos: cam.view_from_world.inverse().transform_point3(Vec3::ZERO),
+            camera_pos: world_from_view.transform_point3(Vec3::ZERO),
+            axes,
+            tan_aspect,
             clip_from_world: forward_projection(p, cam.near_m, far) * cam.view_from_world,
             depth_push: DepthPush::new(p, sky, (cam.near_m, far)),
             settings: settings.clone(),
@@ -346,6 +409,7 @@ pub(super) struct Imported {
     pub hdr: Image,
     pub shadows: Option<Image>,
     pub projectors: Option<Image>,
+    pub froxels: Option<Image>,
 }
 
 impl Imported {
@@ -359,6 +423,9 @@ impl Imported {
         if let (Some(img), Some(p)) = (&self.projectors, &res.projectors) {
             rec.hand_back(img, p.exit);
         }
+        if let (Some(img), Some(f)) = (&self.froxels, &res.froxels) {
+            rec.hand_back(img, f.image.exit);
+        }
     }
 }
 
@@ -367,14 +434,15 @@ impl Imported {
 /// # Safety
 /// As [`Gpu::import_image`], for every image of `res`.
 pub(super) unsafe fn import(gpu: &Gpu, res: &FrameResources<'_>) -> Result<Imported> {
-    let one = |img: &ViewerImage, name: &str, array: bool| -> Result<Image> {
+    let one = |img: &ViewerImage, name: &str, array: bool, volume: bool| -> Result<Image> {
         let desc = HostImageDesc {
             name,
             raw: img.image,
             view: img.view,
             format: img.format,
             extent: vk::Extent2D { width: img.extent.0, height: img.extent.1 },
-            layers: img.layers,
+            depth: if volume { img.layers } else { 1 },
+            layers: if volume { 1 } else { img.layers },
             array,
             usage: img.usage,
         };
@@ -384,10 +452,15 @@ pub(super) unsafe fn import(gpu: &Gpu, res: &FrameResources<'_>) -> Result<Impor
         Ok(image)
     };
     Ok(Imported {
-        depth: one(&res.depth, "viewer.depth", false)?,
-        hdr: one(&res.hdr, "viewer.hdr", false)?,
-        shadows: res.shadows.as_ref().map(|s| one(&s.image, "viewer.shadow_maps", true)).transpose()?,
-        projectors: res.projectors.as_ref().map(|p| one(p, "viewer.projectors", true)).transpose()?,
+        depth: one(&res.depth, "viewer.depth", false, false)?,
+        hdr: one(&res.hdr, "viewer.hdr", false, false)?,
+        shadows: res
+            .shadows
+            .as_ref()
+            .map(|s| one(&s.image, "viewer.shadow_maps", true, false))
+            .transpose()?,
+        projectors: res.projectors.as_ref().map(|p| one(p, "viewer.projectors", true, false)).transpose()?,
+        froxels: res.froxels.as_ref().map(|f| one(&f.image, "viewer.froxels", false, true)).transpose()?,
     })
 }
 
@@ -397,6 +470,8 @@ pub(super) struct LightingBuffers {
     objects: Buffer,
     lights: Buffer,
     shadow_views: Buffer,
+    /// The constants of the viewer's froxel volume (the march's `FogUniform`).
+    froxel: Buffer,
     no_shadows: Image,
     no_projectors: Image,
 }
@@ -446,6 +521,12 @@ impl LightingBuffers {
                 B::STORAGE_BUFFER,
                 MemoryLocation::Staged,
             )?,
+            froxel: buffer(
+                "embed.froxel_constants",
+                std::mem::size_of::<FogUniform>(),
+                B::UNIFORM_BUFFER,
+                MemoryLocation::Staged,
+            )?,
             no_shadows: image("embed.no_shadow_maps", vk::Format::D32_SFLOAT)?,
             no_projectors: image("embed.no_projectors", vk::Format::R8G8B8A8_UNORM)?,
         })
@@ -480,6 +561,9 @@ impl LightingBuffers {
         if !lights.is_empty() {
             self.lights.write(0, bytemuck::cast_slice(&lights));
         }
+        if let Some(f) = &res.froxels {
+            self.froxel.write(0, bytemuck::bytes_of(&froxel_uniform(inputs, f)));
+        }
         if let Some(sh) = &res.shadows {
             let texel = 1.0 / sh.image.extent.0 as f32;
             let views: Vec<ShadowView> = sh
@@ -497,6 +581,11 @@ impl LightingBuffers {
         Ok(())
     }
 
+    /// The viewer's froxel fog of this frame's `imported` images, when it gave one.
+    pub fn froxels<'r>(&'r self, imported: &'r Imported) -> Option<FroxelInputs<'r>> {
+        imported.froxels.as_ref().map(|integrated| FroxelInputs { uniform: &self.froxel, integrated })
+    }
+
     /// The bindings 0..5 for this frame's `imported` images.
     pub fn inputs<'r>(&'r self, imported: &'r Imported) -> LightInputs<'r> {
         LightInputs {
@@ -507,6 +596,24 @@ impl LightingBuffers {
             shadow_atlas: imported.shadows.as_ref().unwrap_or(&self.no_shadows),
             projector_tex: imported.projectors.as_ref().unwrap_or(&self.no_projectors),
         }
+    }
+}
+
+/// The march's froxel constants for the viewer's volume `f` seen by the camera of `inputs` (what
+/// `froxel_common.glsl` reads: the axes, the grid, the slices, the phase; nothing of a froxel
+/// fog's own passes).
+fn froxel_uniform(inputs: &FrameInputs, f: &FroxelVolume) -> FogUniform {
+    let [right, up, forward] = inputs.axes;
+    let (tan, aspect) = inputs.tan_aspect;
+    let (w, h, slices) = (f.image.extent.0 as f32, f.image.extent.1 as f32, f.image.layers as f32);
+    FogUniform {
+        forward_tan: forward.extend(tan).to_array(),
+        right_aspect: right.extend(aspect).to_array(),
+        up: up.extend(0.0).to_array(),
+        grid: [w, h, slices, 0.0],
+        slices: [f.near_m, f.far_m, (f.far_m / f.near_m).ln(), 0.0],
+        height_fog: [0.0, 0.0, 0.0, f.anisotropy],
+        ..FogUniform::default()
     }
 }
 
@@ -586,6 +693,7 @@ mod tests {
             shadows: None,
             lights,
             projectors: None,
+            froxels: None,
         }
     }
 

@@ -34,7 +34,8 @@ use particles::PartSysData;
 use settings::Settings;
 
 pub use self::frame::{
-    DepthConvention, FrameResources, Light, LightKind, ShadowLayer, ShadowMaps, Sun, ViewerImage,
+    DepthConvention, FrameResources, FroxelVolume, Light, LightKind, ShadowLayer, ShadowMaps, Sun,
+    ViewerImage,
 };
 pub use self::systems::{Descriptor, SystemDesc, SystemId};
 pub use crate::gpu_types::GpuCarrier as Carrier;
@@ -527,7 +528,8 @@ impl FogContext {
                 let light = lighting.inputs(&imported);
                 let carriers = carriers_eased.then(|| CarrierInputs::of(pool, fog_sources));
                 let (bricks, depth) = (&pf.pool, &depth.depth);
-                let fog = MarchInputs { light, samplers, fog: None, bricks, depth, carriers };
+                let froxels = lighting.froxels(&imported);
+                let fog = MarchInputs { light, samplers, fog: froxels, bricks, depth, carriers };
                 record_march(rec, (march, composite), &fog, &imported.hdr, (&inputs.settings, time_s));
                 // Left for the viewer's particle shader (VIEWER_GLSL reads it).
                 rec.barriers(&[Use::Image(&composite.cloud, Access::FragmentRead)]);

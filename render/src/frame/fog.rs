@@ -18,7 +18,7 @@ use crate::particle_fog::{ParticleFog, PoolKey};
 use crate::particles_gpu::GpuParticles;
 use crate::passes::brick_bounds::BrickBoundsPass;
 use crate::passes::brick_composite::BrickCompositePass;
-use crate::passes::brick_march::{march_divisor, BrickMarchPass, CarrierInputs, MarchInputs};
+use crate::passes::brick_march::{march_divisor, BrickMarchPass, CarrierInputs, FroxelInputs, MarchInputs};
 use crate::passes::fog_apply::FogApplyPass;
 use crate::passes::fog_reference::FogReferencePass;
 use crate::passes::froxel_inject::FroxelInjectPass;
@@ -175,7 +175,7 @@ impl FrameFog {
         carriers: Option<CarrierInputs<'_>>,
     ) -> Result<()> {
         let Some(pf) = &self.bricks else { return Ok(()) };
-        let fog = self.froxel.as_ref();
+        let fog = self.froxel.as_ref().map(FroxelInputs::of);
         let inputs = MarchInputs { light, samplers, fog, bricks: &pf.pool, depth, carriers };
         record_march(rec, (&self.march, &self.composite), &inputs, hdr, (settings, time_s));
         if settings.particle_fog_debug.draws_bounds() {

@@ -23,12 +23,15 @@ pub struct HostImageDesc<'a> {
     pub name: &'a str,
     /// The host's image.
     pub raw: vk::Image,
-    /// A view of every layer of it as a 2D (array) image, or null to have one made here.
+    /// A view of every layer of it as a 2D (array) image (of a 3D image, a 3D view), or null to
+    /// have one made here.
     pub view: vk::ImageView,
     /// Its format.
     pub format: vk::Format,
-    /// Its size, texels (depth 1).
+    /// Its size across, texels.
     pub extent: vk::Extent2D,
+    /// Its depth, texels: 1 for a 2D image; above 1 a 3D image (of one layer), viewed as 3D.
+    pub depth: u32,
     /// Its array layers (1 for a plain 2D image).
     pub layers: u32,
     /// Viewed as a 2D array (what `sampler2DArray` and `sampler2DArrayShadow` bind) even with
@@ -72,17 +75,22 @@ impl Gpu {
     /// layers and usages `desc` states.
     pub unsafe fn import_image(&self, desc: &HostImageDesc<'_>) -> Result<Image> {
         let e = desc.extent;
-        if e.width == 0 || e.height == 0 || desc.layers == 0 {
+        if e.width == 0 || e.height == 0 || desc.depth == 0 || desc.layers == 0 {
             return Err(RenderError::BadInput(format!(
-                "{}: a host image of {}x{} texels and {} layers cannot be used",
-                desc.name, e.width, e.height, desc.layers
+                "{}: a host image of {}x{}x{} texels and {} layers cannot be used",
+                desc.name, e.width, e.height, desc.depth, desc.layers
             )));
+        }
+        if desc.depth > 1 && (desc.layers > 1 || desc.array) {
+            return Err(RenderError::BadInput(format!("{}: a 3D image has one layer", desc.name)));
         }
         let shared = &self.shared;
         let (view, owns_view) = if desc.view != vk::ImageView::null() {
             (desc.view, false)
         } else {
-            let view_type = if desc.array || desc.layers > 1 {
+            let view_type = if desc.depth > 1 {
+                vk::ImageViewType::TYPE_3D
+            } else if desc.array || desc.layers > 1 {
                 vk::ImageViewType::TYPE_2D_ARRAY
             } else {
                 vk::ImageViewType::TYPE_2D
@@ -103,7 +111,7 @@ impl Gpu {
             shared.set_name(view, &format!("{}.view", desc.name));
             (view, true)
         };
-        let extent = vk::Extent3D { width: e.width, height: e.height, depth: 1 };
+        let extent = vk::Extent3D { width: e.width, height: e.height, depth: desc.depth };
         Ok(Image::host(shared, desc, view, owns_view, extent))
     }
 }

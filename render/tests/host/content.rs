@@ -3,7 +3,8 @@
 //! and its soft texture's statistics, as a viewer computes them from the decoded texture; and the
 //! half floats the hosts read back.
 
-use render::embed::{texture_stats_rgba8, TextureStats};
+use glam::Vec3;
+use render::embed::{texture_stats_rgba8, Carrier, TextureStats};
 
 /// The fog machine's PSYS block, hex (the C host carries the same).
 pub const FOG_MACHINE: &str =
@@ -25,6 +26,39 @@ pub fn soft_texture() -> TextureStats {
         })
         .collect();
     texture_stats_rgba8(n, n, &texels).expect("stats")
+}
+
+/// A viewer's own particles of system `system`: `count` in a ball of radius 1 m around `centre`,
+/// spread by a fixed hash, 2 m wide, white at alpha 0.4, one second old.
+pub fn ball(centre: Vec3, system: u32, count: u32) -> Vec<Carrier> {
+    (0..count)
+        .map(|i| {
+            let h = |k: u32| {
+                ((i.wrapping_mul(2_654_435_761) ^ k.wrapping_mul(40_503)) % 10_007) as f32 / 10_007.0
+            };
+            let dir = Vec3::new(h(1) - 0.5, h(2) - 0.5, h(3) - 0.5).normalize_or_zero();
+            let p = centre + dir * h(4).cbrt();
+            Carrier {
+                position_age: [p.x, p.y, p.z, 1.0],
+                color: [1.0, 1.0, 1.0, 0.4],
+                size: [2.0, 2.0],
+                system,
+                flags: 0,
+            }
+        })
+        .collect()
+}
+
+/// The IEEE half-float nearest below `v` (normal values and 0; what a host writes into RGBA16F).
+pub fn to_f16(v: f32) -> u16 {
+    if v == 0.0 {
+        return 0;
+    }
+    let bits = v.to_bits();
+    let sign = ((bits >> 16) & 0x8000) as u16;
+    let exp = ((bits >> 23) & 0xff) as i32 - 127 + 15;
+    assert!((1..31).contains(&exp), "{v} is not a normal half");
+    sign | ((exp as u16) << 10) | ((bits >> 13) & 0x3ff) as u16
 }
 
 /// An IEEE half-float's value (the HDR targets' RGBA16F texels read back).

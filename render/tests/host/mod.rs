@@ -165,17 +165,28 @@ impl HostVulkan {
         (w, h): (u32, u32),
         usage: vk::ImageUsageFlags,
     ) -> (vk::Image, vk::DeviceMemory) {
-        let d = &self.device;
+        self.volume(format, (w, h, 1), usage)
+    }
+
+    /// A device-local 3D image (2D when `d` is 1) and its memory.
+    pub fn volume(
+        &self,
+        format: vk::Format,
+        (w, h, d): (u32, u32, u32),
+        usage: vk::ImageUsageFlags,
+    ) -> (vk::Image, vk::DeviceMemory) {
+        let kind = if d > 1 { vk::ImageType::TYPE_3D } else { vk::ImageType::TYPE_2D };
         let info = vk::ImageCreateInfo::default()
-            .image_type(vk::ImageType::TYPE_2D)
+            .image_type(kind)
             .format(format)
-            .extent(vk::Extent3D { width: w, height: h, depth: 1 })
+            .extent(vk::Extent3D { width: w, height: h, depth: d })
             .mip_levels(1)
             .array_layers(1)
             .samples(vk::SampleCountFlags::TYPE_1)
             .tiling(vk::ImageTiling::OPTIMAL)
             .usage(usage)
             .initial_layout(vk::ImageLayout::UNDEFINED);
+        let d = &self.device;
         // SAFETY: valid device and create info; the host destroys what it made.
         unsafe {
             let image = d.create_image(&info, None).expect("image");
@@ -210,6 +221,40 @@ impl HostVulkan {
             let d = &self.device;
             d.cmd_copy_image_to_buffer(cmd, image, vk::ImageLayout::TRANSFER_SRC_OPTIMAL, buffer, &[region]);
             d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().memory_barriers(&to_host));
+        }
+    }
+
+    /// Records the copy of `src` into the colour image `image` of `extent` (any earlier contents
+    /// dropped), leaving it in TRANSFER_DST_OPTIMAL.
+    pub fn upload(
+        &self,
+        cmd: vk::CommandBuffer,
+        src: vk::Buffer,
+        image: vk::Image,
+        (w, h, d): (u32, u32, u32),
+    ) {
+        let range = vk::ImageSubresourceRange::default()
+            .aspect_mask(vk::ImageAspectFlags::COLOR)
+            .level_count(1)
+            .layer_count(1);
+        let to_dst = [vk::ImageMemoryBarrier2::default()
+            .src_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
+            .src_access_mask(vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE)
+            .dst_stage_mask(vk::PipelineStageFlags2::ALL_TRANSFER)
+            .dst_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+            .old_layout(vk::ImageLayout::UNDEFINED)
+            .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+            .image(image)
+            .subresource_range(range)];
+        let layers =
+            vk::ImageSubresourceLayers::default().aspect_mask(vk::ImageAspectFlags::COLOR).layer_count(1);
+        let extent = vk::Extent3D { width: w, height: h, depth: d };
+        let region = vk::BufferImageCopy::default().image_subresource(layers).image_extent(extent);
+        // SAFETY: `cmd` is recording; the buffer holds the image's texels.
+        unsafe {
+            let dev = &self.device;
+            dev.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&to_dst));
+            dev.cmd_copy_buffer_to_image(cmd, src, image, vk::ImageLayout::TRANSFER_DST_OPTIMAL, &[region]);
         }
     }
 

@@ -52,7 +52,7 @@ pub struct MarchInputs<'r> {
     /// Samplers.
     pub samplers: &'r Samplers,
     /// The froxel fog, when on.
-    pub fog: Option<&'r FroxelFog>,
+    pub fog: Option<FroxelInputs<'r>>,
     /// The bricks.
     pub bricks: &'r BrickPool,
     /// Opaque depth.
@@ -60,6 +60,24 @@ pub struct MarchInputs<'r> {
     /// The carriers, in frames where a converted system's light is eased toward its billboards'
     /// (`fog.carrier_light` runs only then).
     pub carriers: Option<CarrierInputs<'r>>,
+}
+
+/// The froxel fog the march composites with: its constants (`FogUniform`: the camera's axes, the
+/// grid, the slices' distribution, the phase's anisotropy) and its integrated volume (texel s:
+/// in-scatter and transmittance from the camera to the far edge of slice s).
+#[derive(Clone, Copy)]
+pub struct FroxelInputs<'r> {
+    /// The constants.
+    pub uniform: &'r Buffer,
+    /// The integrated volume.
+    pub integrated: &'r Image,
+}
+
+impl<'r> FroxelInputs<'r> {
+    /// The host renderer's froxel fog.
+    pub fn of(fog: &'r FroxelFog) -> Self {
+        FroxelInputs { uniform: &fog.uniform, integrated: &fog.integrated }
+    }
 }
 
 /// The converted particles, as `fog.carrier_light` reads them.
@@ -162,7 +180,7 @@ impl BrickMarchPass {
     /// `divisor` pixels. `push.gathered` is set here.
     pub fn record(&self, rec: &mut Recorder<'_>, inp: &MarchInputs<'_>, push: &FogMarchPush) {
         let (fog_uniform, fog_volume) =
-            inp.fog.map_or((&self.no_fog_uniform, &self.no_fog_volume), |f| (&f.uniform, &f.integrated));
+            inp.fog.map_or((&self.no_fog_uniform, &self.no_fog_volume), |f| (f.uniform, f.integrated));
         let b = inp.bricks;
         let (read, sampled) = (Access::ComputeRead, Access::ComputeSampled);
         let s = inp.samplers;
