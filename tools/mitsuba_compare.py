@@ -7,7 +7,11 @@ compares it with the renderer's own radiance (`<scene>_hdr.exr`) over the opaque
 The host's ambient and emission (the meshes' `host_terms_<n>` area emitters) do not light other
 surfaces in the host renderer, so they are rendered at max_depth 1 (seen directly), each light
 (`sun`, `light_<n>`) alone at the depth asked, and the renders added (render/src/mitsuba/mod.rs
-says why).
+says why). The host fades each local light to 0 at its range (`(1 - (d / range)^4)^2`, d the
+distance from the light), which Mitsuba's emitters cannot: each local light's render is multiplied
+by that window at the surface each pixel sees (the `position` AOV; the light's position and range
+come from the `range_window` comment the export writes before its emitter). That is exact for
+direct light on opaque surfaces (`max_depth` 2), the comparison this script makes.
 The surfaces compared are the pixels whose every sample hits the same object (from Mitsuba's
 `shape_index` and `depth` AOVs): a silhouette pixel mixes two surfaces in Mitsuba, which averages
 its area, but not in the host, which takes its centre.
@@ -20,6 +24,7 @@ Exit status 3 when Mitsuba is missing, with the command that installs it.
 """
 import argparse
 import json
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -30,6 +35,27 @@ def emitter_ids(path):
     """The ids of the scene's lights (every emitter but the host terms)."""
     root = ET.parse(path).getroot()
     return [e.get("id", "") for e in root.iter("emitter") if not e.get("id", "").startswith("host_terms_")]
+
+
+def range_windows(path):
+    """Each local light's position and range, by emitter id, from the export's comments."""
+    with open(path) as f:
+        text = f.read()
+    pattern = r'<!-- range_window (\S+) position="([^"]+)" range_m="([^"]+)" -->'
+    return {
+        light: ([float(v) for v in position.split(",")], float(range_m))
+        for light, position, range_m in re.findall(pattern, text)
+    }
+
+
+def window(positions, light):
+    """The host's range window of `light` (position, range) at each pixel's surface point."""
+    import numpy as np
+
+    (centre, range_m) = light
+    d = np.linalg.norm(positions - np.array(centre), axis=-1)
+    w = np.clip(1.0 - (d / range_m) ** 4, 0.0, 1.0)
+    return (w * w)[:, :, None]
 
 
 def resized(root, size):
@@ -73,7 +99,8 @@ def render(mi, text, base, spp, depth, seed):
 
 
 def surface_mask(mi, path, base, spp):
-    """Pixels whose samples all hit one object: shape_index and depth AOVs, box filter."""
+    """Pixels whose samples all hit one object (shape_index and depth AOVs, box filter), and the
+    surface point each pixel sees (position AOV)."""
     import numpy as np
     import os
     import tempfile
@@ -87,7 +114,7 @@ def surface_mask(mi, path, base, spp):
             if ref.tag == "ref":
                 sensor.remove(ref)
     aov = ET.SubElement(root, "integrator", {"type": "aov"})
-    ET.SubElement(aov, "string", {"name": "aovs", "value": "si:shape_index,dd:depth"})
+    ET.SubElement(aov, "string", {"name": "aovs", "value": "si:shape_index,dd:depth,pp:position"})
     with tempfile.NamedTemporaryFile("w", suffix=".xml", dir=base, delete=False) as f:
         f.write(ET.tostring(root, encoding="unicode"))
         name = f.name
@@ -96,7 +123,7 @@ def surface_mask(mi, path, base, spp):
         img = np.array(mi.render(scene, spp=spp), dtype=np.float64)
     finally:
         os.unlink(name)
-    index, depth = img[:, :, -2], img[:, :, -1]
+    index, depth, positions = img[:, :, -5], img[:, :, -4], img[:, :, -3:]
     # Every sample of the pixel on one shape: the box-filtered index is a whole number, and so
     # is it for a second, odd-weighted pass (index + 1): both agree only without mixing.
     hit = depth > 0
@@ -112,7 +139,7 @@ def surface_mask(mi, path, base, spp):
             xd = slice(max(-dx, 0), w + min(-dx, 0))
             shifted[yd, xd] = index[ys, xs]
             same &= np.abs(shifted - index) < 1e-4
-    return hit & whole & same
+    return hit & whole & same, positions
 
 
 def main():
@@ -143,11 +170,16 @@ def main():
     xml_path = os.path.join(a.dir, a.scene + ".xml")
     # One render per light: Mitsuba's next-event estimation picks one emitter per sample, which
     # is noise the comparison does not need; alone, a delta light is sampled every time.
-    passes = [(variant_xml(xml_path, lambda i, light=light: i == light), a.max_depth) for light in emitter_ids(xml_path)]
+    lights = emitter_ids(xml_path)
+    passes = [(variant_xml(xml_path, lambda i, light=light: i == light), a.max_depth) for light in lights]
     passes.append((variant_xml(xml_path, lambda i: i.startswith("host_terms_")), 1))
+    mask, positions = surface_mask(mi, xml_path, a.dir, 16)
+    windows = range_windows(xml_path)
+    weights = [window(positions, windows[light]) if light in windows else 1.0 for light in lights] + [1.0]
     images = []
     for seed in (0, 1):
-        images.append(sum(render(mi, text, a.dir, a.spp, depth, seed) for text, depth in passes))
+        renders = (render(mi, text, a.dir, a.spp, depth, seed) for text, depth in passes)
+        images.append(sum(w * img for w, img in zip(weights, renders)))
     host = np.array(mi.Bitmap(os.path.join(a.dir, a.scene + "_hdr.exr")), dtype=np.float64)[:, :, :3]
     if SIZE:
         k = host.shape[1] // SIZE[0]
@@ -155,7 +187,6 @@ def main():
             print(f"the host's frame {host.shape[1]}x{host.shape[0]} is no multiple of {a.size}", file=sys.stderr)
             return 2
         host = host.reshape(SIZE[1], k, SIZE[0], k, 3).mean(axis=(1, 3))
-    mask = surface_mask(mi, xml_path, a.dir, 16)
     mit = 0.5 * (images[0] + images[1])
     mi.Bitmap(mit.astype(np.float32)).write(os.path.join(a.dir, a.scene + "_mitsuba.exr"))
 

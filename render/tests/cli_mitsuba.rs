@@ -1,7 +1,8 @@
 //! `particle-fog render --export-mitsuba DIR`: Mitsuba 3 renders the exported scene into the image
 //! this renderer drew. The test scene has every light kind (sun, spot, point light, gobo
-//! projector), an unoccluded ambient, an emissive object and shadows; its lights reach far beyond
-//! the scene, where the host's range window is 1 (`render/src/mitsuba/mod.rs`). Mitsuba's
+//! projector), an unoccluded ambient, an emissive object and shadows; its lights' ranges end inside
+//! the scene, so the host's range window (which the comparison applies to Mitsuba's light,
+//! `render/src/mitsuba/mod.rs`) darkens much of what they light. Mitsuba's
 //! `scalar_rgb` variant renders it through `tools/mitsuba_compare.py`, which `./run test`
 //! installs (`python3 -m pip install --user mitsuba numpy`).
 
@@ -52,7 +53,7 @@ kind = "spot"
 position = [1.5, -2.0, 3.0]
 direction = [-0.3, 0.5, -1.0]
 intensity = 8.0
-range = 200.0
+range = 6.0
 inner_deg = 10.0
 outer_deg = 25.0
 shadows = true
@@ -62,7 +63,7 @@ kind = "point"
 position = [-2.0, -1.5, 1.5]
 color = [0.3, 0.5, 1.0]
 intensity = 3.0
-range = 200.0
+range = 4.0
 
 [[light]]
 kind = "projector"
@@ -70,7 +71,7 @@ position = [-3.0, -3.0, 3.0]
 direction = [0.5, 1.0, -0.3]
 color = [1.0, 0.9, 0.7]
 intensity = 20.0
-range = 200.0
+range = 8.0
 fov_deg = 40.0
 texture = "gobo"
 shadows = true

@@ -40,8 +40,12 @@
 //!   `pi scale tex(uv) d / z^3`. The texture is written multiplied by `cos^3` of the angle off
 //!   the axis (`z^3 / d^3`) with `scale = I / pi`, which makes the two equal.
 //! - *Range window.* The host fades each local light to 0 at its range
-//!   (`(1 - (d / range)^4)^2`); Mitsuba's emitters have no range, so beyond about half the
-//!   range the host is darker by that factor (0.94 at half the range).
+//!   (`(1 - (d / range)^4)^2`); Mitsuba's emitters have no range. Each local light's position
+//!   and range are written in a comment before its emitter (`<!-- range_window light_<n>
+//!   position="x, y, z" range_m="r" -->`), and `tools/mitsuba_compare.py` multiplies that
+//!   light's render by the window at the surface each pixel sees (its `position` AOV): exact
+//!   for the direct light of `max_depth` 2 on opaque surfaces, which is all the host computes
+//!   for a local light there.
 //!
 //! Every file is written new and renamed into place ([`crate::atomic_file`]); the files in
 //! `DIR` are [`file_names`] (and `<scene>_density.vol` when the frame had particle fog: one left

@@ -67,6 +67,13 @@ pub fn scene_xml(scene: &Scene, frame: &FrameExport<'_>) -> String {
     );
     for (i, l) in scene.lights.iter().enumerate() {
         let intensity = v3(l.color * l.intensity);
+        // Mitsuba's emitters have no range: the comparison script applies the host's window.
+        let _ = writeln!(
+            x,
+            "  <!-- range_window light_{i} position=\"{}\" range_m=\"{}\" -->",
+            v3(l.position),
+            l.range
+        );
         let _ = match &l.kind {
             LightKind::Point => writeln!(
                 x,
