@@ -20,6 +20,13 @@ Prints one JSON object: the relative RMSE over the surfaces (sqrt(sum (m - h)^2 
 pixels and channels), the pixels compared, and the noise: the same measure between two Mitsuba
 renders of different seeds, divided by sqrt(2) (the noise of one render against the truth).
 Writes `<scene>_mitsuba.exr` (Mitsuba's image) beside the inputs.
+
+With `--fog`, the particle fog's light instead: the scene's surfaces made black (they still
+occlude and shadow) and its host terms removed, each light rendered alone through the medium at
+the depth asked (2: single scattering), against the radiance the frame adds in front of its
+surfaces (`<scene>_fog.exr`, R, G, B) over the pixels where the particle fog's transmittance
+(its A) is below 0.98. The range window is not applied inside the medium: compare scenes whose
+local lights reach well past the cloud, or none (the sun alone).
 Exit status 3 when Mitsuba is missing, with the command that installs it.
 """
 import argparse
@@ -79,6 +86,15 @@ def variant_xml(path, keep):
         for child in list(parent):
             if child.tag == "emitter" and not keep(child.get("id", "")):
                 parent.remove(child)
+    return ET.tostring(root, encoding="unicode")
+
+
+def fog_only(text):
+    """`text` with every surface black: what a render of it shows is the medium's light."""
+    root = ET.fromstring(text)
+    for rgb in root.iter("rgb"):
+        if rgb.get("name") == "reflectance":
+            rgb.set("value", "0, 0, 0")
     return ET.tostring(root, encoding="unicode")
 
 
@@ -149,6 +165,7 @@ def main():
     ap.add_argument("--spp", type=int, default=64)
     ap.add_argument("--max-depth", type=int, default=2)
     ap.add_argument("--out")
+    ap.add_argument("--fog", action="store_true", help="the particle fog's light (see above)")
     ap.add_argument(
         "--size",
         help="WxH: render Mitsuba at this size and average the host's frame down to it (its size a "
@@ -172,21 +189,30 @@ def main():
     # is noise the comparison does not need; alone, a delta light is sampled every time.
     lights = emitter_ids(xml_path)
     passes = [(variant_xml(xml_path, lambda i, light=light: i == light), a.max_depth) for light in lights]
-    passes.append((variant_xml(xml_path, lambda i: i.startswith("host_terms_")), 1))
-    mask, positions = surface_mask(mi, xml_path, a.dir, 16)
-    windows = range_windows(xml_path)
-    weights = [window(positions, windows[light]) if light in windows else 1.0 for light in lights] + [1.0]
+    if a.fog:
+        passes = [(fog_only(text), depth) for text, depth in passes]
+        weights = [1.0] * len(passes)
+    else:
+        passes.append((variant_xml(xml_path, lambda i: i.startswith("host_terms_")), 1))
+        mask, positions = surface_mask(mi, xml_path, a.dir, 16)
+        windows = range_windows(xml_path)
+        weights = [window(positions, windows[light]) if light in windows else 1.0 for light in lights] + [1.0]
     images = []
     for seed in (0, 1):
         renders = (render(mi, text, a.dir, a.spp, depth, seed) for text, depth in passes)
         images.append(sum(w * img for w, img in zip(weights, renders)))
-    host = np.array(mi.Bitmap(os.path.join(a.dir, a.scene + "_hdr.exr")), dtype=np.float64)[:, :, :3]
+    host_file = a.scene + ("_fog.exr" if a.fog else "_hdr.exr")
+    host = np.array(mi.Bitmap(os.path.join(a.dir, host_file)), dtype=np.float64)
+    channels = host.shape[2]
     if SIZE:
         k = host.shape[1] // SIZE[0]
         if host.shape[1] != k * SIZE[0] or host.shape[0] != k * SIZE[1]:
             print(f"the host's frame {host.shape[1]}x{host.shape[0]} is no multiple of {a.size}", file=sys.stderr)
             return 2
-        host = host.reshape(SIZE[1], k, SIZE[0], k, 3).mean(axis=(1, 3))
+        host = host.reshape(SIZE[1], k, SIZE[0], k, channels).mean(axis=(1, 3))
+    if a.fog:
+        mask = host[:, :, 3] < 0.98
+    host = host[:, :, :3]
     mit = 0.5 * (images[0] + images[1])
     mi.Bitmap(mit.astype(np.float32)).write(os.path.join(a.dir, a.scene + "_mitsuba.exr"))
 
