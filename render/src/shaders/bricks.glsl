@@ -239,10 +239,15 @@ bool carrier_poisoned(Carrier c) {
     return !ok;
 }
 
+// The kernel's width per metre of sprite, from the texture's mean alpha (fog::kernel's width law).
+float kernel_k(Carrier c) {
+    return clamp(sqrt(c.tex_mean_alpha / 6.2831853), KERNEL_K_MIN, KERNEL_K_MAX);
+}
+
 // fog::kernel::kernel_sigma_m.
 float kernel_sigma(Carrier c) {
     float s = sqrt(max(c.size.x * c.size.y, 0.0));
-    float k = clamp(sqrt(c.tex_mean_alpha / 6.2831853), KERNEL_K_MIN, KERNEL_K_MAX);
+    float k = kernel_k(c);
     return sqrt((k * s) * (k * s) + 2.0 * KERNEL_DIFFUSION_M2_PER_S * max(c.age, 0.0));
 }
 

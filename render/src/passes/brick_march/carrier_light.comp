@@ -130,8 +130,7 @@ void main() {
     }
     float vox = level_voxel_m(level);
     sigma = splat_sigma(sigma, vox);
-    float k = clamp(sqrt(c.tex_mean_alpha / 6.2831853), KERNEL_K_MIN, KERNEL_K_MAX);
-    vec3 light = quad_light(c, k);
+    vec3 light = quad_light(c, kernel_k(c));
     if (light.r < 0.0 || any(isnan(light)) || any(isinf(light))) {
         return;
     }
