@@ -40,7 +40,7 @@ pub use self::frame::{
 pub use self::systems::{Descriptor, SystemDesc, SystemId};
 pub use crate::gpu_types::GpuCarrier as Carrier;
 pub use crate::particle_fog::stats::FogStats;
-pub use crate::vk::context::HostDevice;
+pub use crate::vk::context::{HostDevice, MemoryStats};
 pub use crate::vk::device::{enabled_features as required_features, RequiredFeatures, REQUIRED_EXTENSIONS};
 pub use crate::vk::import::HostImageState;
 pub use assetstats::TextureStats;
