@@ -8,7 +8,8 @@ mod host;
 
 use glam::{Mat4, Quat, Vec3};
 use host::content::{f16, hex, soft_texture, FOG_MACHINE};
-use host::HostVulkan;
+use host::frame::{viewer_image, COPY_READ, TRANSFER_WRITTEN};
+use host::{to_transfer_dst, HostVulkan};
 use render::ash::vk;
 use render::embed::*;
 
@@ -20,16 +21,8 @@ const FRAMES: usize = 30;
 /// TRANSFER_DST_OPTIMAL.
 fn clear(host: &HostVulkan, cmd: vk::CommandBuffer, image: vk::Image, depth: Option<f32>) {
     let aspect = if depth.is_some() { vk::ImageAspectFlags::DEPTH } else { vk::ImageAspectFlags::COLOR };
-    let range = vk::ImageSubresourceRange::default().aspect_mask(aspect).level_count(1).layer_count(1);
-    let barrier = [vk::ImageMemoryBarrier2::default()
-        .src_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
-        .src_access_mask(vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE)
-        .dst_stage_mask(vk::PipelineStageFlags2::ALL_TRANSFER)
-        .dst_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-        .old_layout(vk::ImageLayout::UNDEFINED)
-        .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-        .image(image)
-        .subresource_range(range)];
+    let barrier = [to_transfer_dst(image, aspect)];
+    let range = barrier[0].subresource_range;
     let dst = vk::ImageLayout::TRANSFER_DST_OPTIMAL;
     // SAFETY: `cmd` is recording; the image is the host's.
     unsafe {
@@ -81,26 +74,7 @@ fn the_viewers_shadow_maps_and_lights_light_the_embedded_fog() {
     let sun_view = Mat4::orthographic_rh(-12.0, 12.0, -12.0, 12.0, 0.1, 60.0)
         * Mat4::look_at_rh(to_sun * 30.0, Vec3::ZERO, Vec3::Y);
     let layers = [ShadowLayer { clip_from_world: sun_view, ortho: true }];
-    let written = HostImageState {
-        layout: vk::ImageLayout::TRANSFER_DST_OPTIMAL,
-        stage: vk::PipelineStageFlags2::ALL_TRANSFER,
-        access: vk::AccessFlags2::TRANSFER_WRITE,
-    };
-    let copied = HostImageState {
-        layout: vk::ImageLayout::TRANSFER_SRC_OPTIMAL,
-        stage: vk::PipelineStageFlags2::COPY,
-        access: vk::AccessFlags2::TRANSFER_READ,
-    };
-    let image = |image, format, extent, usage, exit| ViewerImage {
-        image,
-        view: vk::ImageView::null(),
-        format,
-        extent,
-        layers: 1,
-        usage,
-        entry: written,
-        exit,
-    };
+    let (written, copied) = ((TRANSFER_WRITTEN, TRANSFER_WRITTEN), (TRANSFER_WRITTEN, COPY_READ));
     let lights = [
         Light {
             position: Vec3::new(1.0, -1.0, 1.5),
@@ -125,8 +99,8 @@ fn the_viewers_shadow_maps_and_lights_light_the_embedded_fog() {
         },
     ];
     let res = FrameResources {
-        depth: image(depth, vk::Format::D32_SFLOAT, SIZE, U::SAMPLED | U::TRANSFER_DST, written),
-        hdr: image(
+        depth: viewer_image(depth, vk::Format::D32_SFLOAT, SIZE, U::SAMPLED | U::TRANSFER_DST, written),
+        hdr: viewer_image(
             hdr,
             vk::Format::R16G16B16A16_SFLOAT,
             SIZE,
@@ -136,12 +110,18 @@ fn the_viewers_shadow_maps_and_lights_light_the_embedded_fog() {
         sun: Sun { to_sun, color: Vec3::ONE, illuminance: 4.0 },
         ambient: [Vec3::splat(0.01), Vec3::splat(0.005)],
         shadows: Some(ShadowMaps {
-            image: image(shadow, vk::Format::D32_SFLOAT, (256, 256), U::SAMPLED | U::TRANSFER_DST, written),
+            image: viewer_image(
+                shadow,
+                vk::Format::D32_SFLOAT,
+                (256, 256),
+                U::SAMPLED | U::TRANSFER_DST,
+                written,
+            ),
             layers: &layers,
             cascades: 1,
         }),
         lights: &lights,
-        projectors: Some(image(
+        projectors: Some(viewer_image(
             gobo,
             vk::Format::R8G8B8A8_UNORM,
             (4, 4),

@@ -233,19 +233,7 @@ impl HostVulkan {
         image: vk::Image,
         (w, h, d): (u32, u32, u32),
     ) {
-        let range = vk::ImageSubresourceRange::default()
-            .aspect_mask(vk::ImageAspectFlags::COLOR)
-            .level_count(1)
-            .layer_count(1);
-        let to_dst = [vk::ImageMemoryBarrier2::default()
-            .src_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
-            .src_access_mask(vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE)
-            .dst_stage_mask(vk::PipelineStageFlags2::ALL_TRANSFER)
-            .dst_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-            .old_layout(vk::ImageLayout::UNDEFINED)
-            .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-            .image(image)
-            .subresource_range(range)];
+        let to_dst = [to_transfer_dst(image, vk::ImageAspectFlags::COLOR)];
         let layers =
             vk::ImageSubresourceLayers::default().aspect_mask(vk::ImageAspectFlags::COLOR).layer_count(1);
         let extent = vk::Extent3D { width: w, height: h, depth: d };
@@ -268,20 +256,10 @@ impl HostVulkan {
         (w, h): (u32, u32),
         clear: [f32; 4],
     ) {
-        let range =
-            |aspect| vk::ImageSubresourceRange::default().aspect_mask(aspect).level_count(1).layer_count(1);
-        let to_dst = |image, aspect| {
-            vk::ImageMemoryBarrier2::default()
-                .src_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
-                .src_access_mask(vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE)
-                .dst_stage_mask(vk::PipelineStageFlags2::ALL_TRANSFER)
-                .dst_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
-                .old_layout(vk::ImageLayout::UNDEFINED)
-                .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
-                .image(image)
-                .subresource_range(range(aspect))
-        };
-        let barriers = [to_dst(depth, vk::ImageAspectFlags::DEPTH), to_dst(hdr, vk::ImageAspectFlags::COLOR)];
+        let barriers = [
+            to_transfer_dst(depth, vk::ImageAspectFlags::DEPTH),
+            to_transfer_dst(hdr, vk::ImageAspectFlags::COLOR),
+        ];
         let layers =
             vk::ImageSubresourceLayers::default().aspect_mask(vk::ImageAspectFlags::DEPTH).layer_count(1);
         let extent = vk::Extent3D { width: w, height: h, depth: 1 };
@@ -293,7 +271,7 @@ impl HostVulkan {
             let d = &self.device;
             d.cmd_pipeline_barrier2(cmd, &vk::DependencyInfo::default().image_memory_barriers(&barriers));
             d.cmd_copy_buffer_to_image(cmd, depth_src, depth, dst, &[region]);
-            d.cmd_clear_color_image(cmd, hdr, dst, &colour, &[range(vk::ImageAspectFlags::COLOR)]);
+            d.cmd_clear_color_image(cmd, hdr, dst, &colour, &[transfer_range(vk::ImageAspectFlags::COLOR)]);
         }
     }
 
@@ -359,4 +337,23 @@ fn pick_device(instance: &ash::Instance) -> (vk::PhysicalDevice, u32) {
         }
     }
     panic!("no Vulkan 1.3 device with a graphics+compute queue")
+}
+
+/// The barrier that readies one layer of `image` (`aspect`) for the host's transfer writes,
+/// dropping what it held (from UNDEFINED, after any earlier use).
+pub fn to_transfer_dst(image: vk::Image, aspect: vk::ImageAspectFlags) -> vk::ImageMemoryBarrier2<'static> {
+    vk::ImageMemoryBarrier2::default()
+        .src_stage_mask(vk::PipelineStageFlags2::ALL_COMMANDS)
+        .src_access_mask(vk::AccessFlags2::MEMORY_READ | vk::AccessFlags2::MEMORY_WRITE)
+        .dst_stage_mask(vk::PipelineStageFlags2::ALL_TRANSFER)
+        .dst_access_mask(vk::AccessFlags2::TRANSFER_WRITE)
+        .old_layout(vk::ImageLayout::UNDEFINED)
+        .new_layout(vk::ImageLayout::TRANSFER_DST_OPTIMAL)
+        .image(image)
+        .subresource_range(transfer_range(aspect))
+}
+
+/// One mip level and one layer of `aspect`.
+fn transfer_range(aspect: vk::ImageAspectFlags) -> vk::ImageSubresourceRange {
+    vk::ImageSubresourceRange::default().aspect_mask(aspect).level_count(1).layer_count(1)
 }
