@@ -2,7 +2,8 @@
 """Renders a scene written by `particle-fog render --export-mitsuba DIR` with Mitsuba 3 and
 compares it with the renderer's own radiance (`<scene>_hdr.exr`) over the opaque surfaces.
 
-    python3 tools/mitsuba_compare.py DIR SCENE [--spp N] [--max-depth D] [--out FILE.json]
+    python3 tools/mitsuba_compare.py DIR SCENE [--spp N] [--max-depth D] [--fog] [--block N]
+        [--size WxH] [--out FILE.json]
 
 The host's ambient and emission (the meshes' `host_terms_<n>` area emitters) do not light other
 surfaces in the host renderer, so they are rendered at max_depth 1 (seen directly), each light
@@ -16,10 +17,13 @@ The surfaces compared are the pixels whose every sample hits the same object (fr
 `shape_index` and `depth` AOVs): a silhouette pixel mixes two surfaces in Mitsuba, which averages
 its area, but not in the host, which takes its centre.
 
-Prints one JSON object: the relative RMSE over the surfaces (sqrt(sum (m - h)^2 / sum h^2) over
-pixels and channels), the pixels compared, and the noise: the same measure between two Mitsuba
-renders of different seeds, divided by sqrt(2) (the noise of one render against the truth).
-Writes `<scene>_mitsuba.exr` (Mitsuba's image) beside the inputs.
+Prints one JSON object: the relative RMSE over the surfaces (sqrt(sum (h - m)^2 / sum m^2) over
+pixels and channels, Mitsuba's the reference), the pixels compared, and the noise: the same
+measure between two Mitsuba renders of different seeds, divided by 2 (the noise of their mean, the
+image compared).
+With `--block N` both are compared as sums over N x N pixels of the pixels compared, which
+divides Mitsuba's noise by N (and averages the host's per-ray jitter). Writes
+`<scene>_mitsuba.exr` (Mitsuba's image) beside the inputs.
 
 With `--fog`, the particle fog's light instead: the scene's surfaces made black (they still
 occlude and shadow) and its host terms removed, each light rendered alone through the medium at
@@ -167,6 +171,12 @@ def main():
     ap.add_argument("--out")
     ap.add_argument("--fog", action="store_true", help="the particle fog's light (see above)")
     ap.add_argument(
+        "--block",
+        type=int,
+        default=1,
+        help="N: compare sums over N x N pixels of the pixels compared (Mitsuba's noise falls N times)",
+    )
+    ap.add_argument(
         "--size",
         help="WxH: render Mitsuba at this size and average the host's frame down to it (its size a "
         "whole multiple): the host takes each pixel's centre, Mitsuba its area",
@@ -216,9 +226,16 @@ def main():
     mit = 0.5 * (images[0] + images[1])
     mi.Bitmap(mit.astype(np.float32)).write(os.path.join(a.dir, a.scene + "_mitsuba.exr"))
 
+    def blocks(x):
+        # Sums over a.block x a.block pixels of the compared pixels (1: the pixels themselves).
+        x = np.where(mask[:, :, None], x, 0.0)
+        b = a.block
+        h, w = x.shape[0] // b * b, x.shape[1] // b * b
+        return x[:h, :w].reshape(h // b, b, w // b, b, x.shape[2]).sum(axis=(1, 3))
+
     def rel(x, y):
-        d = (x - y)[mask]
-        return float(np.sqrt(np.sum(d * d) / max(np.sum(y[mask] ** 2), 1e-30)))
+        d = blocks(x) - blocks(y)
+        return float(np.sqrt(np.sum(d * d) / max(np.sum(blocks(y) ** 2), 1e-30)))
 
     # The mean of two renders has half the variance of one: its noise is the seed-to-seed
     # difference's over 2.
@@ -227,7 +244,8 @@ def main():
         "spp": 2 * a.spp,
         "max_depth": a.max_depth,
         "pixels": int(mask.sum()),
-        "rel_rmse": rel(mit, host),
+        "block": a.block,
+        "rel_rmse": rel(host, mit),
         "noise": rel(images[0], images[1]) / 2.0,
         "mean_host": float(host[mask].mean()) if mask.any() else 0.0,
         "mean_mitsuba": float(mit[mask].mean()) if mask.any() else 0.0,
