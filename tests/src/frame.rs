@@ -46,6 +46,25 @@ impl Frame {
         let px = self.pixel_at(p);
         (px[0] + px[1] + px[2]) / 3.0
     }
+
+    /// Mean of the RGB channels over the (2 r + 1)² pixels around the one showing `p` (clamped to
+    /// the image): a reading the march's per-ray jitter does not move.
+    pub fn brightness_around(&self, p: Vec3, r: u32) -> f32 {
+        let (uv, _) = project(self.view().clip_from_world, p);
+        assert!(uv.min_element() > 0.0 && uv.max_element() < 1.0, "{p} is off screen ({uv})");
+        let (w, h) = (self.width as i64, self.height as i64);
+        let (cx, cy) = ((uv.x * w as f32) as i64, (uv.y * h as f32) as i64);
+        let r = i64::from(r);
+        let mut sum = 0.0;
+        for y in (cy - r).max(0)..=(cy + r).min(h - 1) {
+            for x in (cx - r).max(0)..=(cx + r).min(w - 1) {
+                let px = self.hdr[(y * w + x) as usize];
+                sum += (px[0] + px[1] + px[2]) / 3.0;
+            }
+        }
+        let n = ((cy + r).min(h - 1) - (cy - r).max(0) + 1) * ((cx + r).min(w - 1) - (cx - r).max(0) + 1);
+        sum / n as f32
+    }
 }
 
 /// Parses `toml` (relative paths resolve against `dir`) and renders `frames` frames at

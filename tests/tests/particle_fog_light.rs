@@ -117,9 +117,13 @@ fn a_cloud_between_the_sun_and_another_darkens_it() {
         let shaded = head(5.0, &(cloud("low", low) + &cloud("high", Vec3::new(0.0, 0.0, 3.0))));
         let a = render(gpu, &alone, &dir, true, &["RenderVKParticleFogDensity=4"])?;
         let b = render(gpu, &shaded, &dir, true, &["RenderVKParticleFogDensity=4"])?;
-        let (lit, dark) = (a.brightness_at(low), b.brightness_at(low));
+        // Over the 5 x 5 pixels showing the lower cloud's centre. Mitsuba 3 renders of this
+        // scene (render/README.md, "Against Mitsuba 3") keep 0.13 of its light there.
+        let (lit, dark) = (a.brightness_around(low, 2), b.brightness_around(low, 2));
+        eprintln!("the lower cloud keeps {:.3} of its light under the upper one", dark / lit);
         assert!(lit > 0.0, "the sun lights the cloud: {lit}");
-        assert!(dark < 0.8 * lit, "the cloud above shades the one below: {dark} vs {lit} alone");
+        assert!(dark < 0.25 * lit, "the cloud above shades the one below: {dark} vs {lit} alone");
+        assert!(dark > 0.05 * lit, "but not into darkness: {dark} vs {lit} alone");
         Ok(())
     });
 }

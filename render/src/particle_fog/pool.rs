@@ -19,10 +19,13 @@
 //!   frame's resolve);
 //! - `billboard_light` ([`BILLBOARD_LIGHT_WORDS`] `u32` per slot: `fog.carrier_light`'s sums of
 //!   the light its carriers' billboards show, zeroed before it runs, in the frames it runs);
-//! - `atlas_density` (R32F), `atlas_tint` (RGBA8) and `atlas_light` (RGBA16F, the light each voxel
-//!   scatters toward the camera, written by `fog.brick_light`; alpha the billboard match
-//!   `fog.brick_resolve` leaves it): 10³ voxels per slot (the interior and a one-voxel apron),
-//!   slots laid out in a 3D grid of bricks.
+//! - `atlas_density` (R32F), `atlas_tint` (RGBA8), `atlas_light` (RGBA16F) and `atlas_sun`
+//!   (R16F), the last two written by `fog.brick_light`: rgb the light each voxel scatters toward
+//!   the camera from every light but the sun, alpha the share of the sun's light the shadow map
+//!   and the billboard match leave it (alpha holds the billboard match `fog.brick_resolve` leaves
+//!   until `fog.brick_light` reads it), and the particle fog's optical depth toward the sun:
+//!   10³ voxels per slot (the interior and a one-voxel apron), slots laid out in a 3D grid of
+//!   bricks.
 //!
 //! Only the slot bookkeeping (`slot_key`, `slot_frame`, `free_list`) outlives a frame: every brick
 //! in use is splatted, resolved and lit again each frame from the carriers. So a pool of another
@@ -57,8 +60,9 @@ const WORD: u64 = 4;
 const ACCUM_BYTES: u64 = (BRICK_CELLS as u64 + fog::splat::TINT_WORDS as u64) * WORD;
 /// Atlas voxels per slot.
 const STORED_VOXELS: u64 = (BRICK_STORED * BRICK_STORED * BRICK_STORED) as u64;
-/// Bytes of one voxel across the atlases: density (R32F), tint (RGBA8) and light (RGBA16F).
-const ATLAS_VOXEL_BYTES: u64 = 4 + 4 + 8;
+/// Bytes of one voxel across the atlases: density (R32F), tint (RGBA8), light (RGBA16F) and the
+/// sun's self-shadow (R16F).
+const ATLAS_VOXEL_BYTES: u64 = 4 + 4 + 8 + 2;
 /// Words of a slot's `billboard_light`: weight, r, g, b, each a `u64` in units of
 /// 2^-[`BILLBOARD_LIGHT_FRACTION_BITS`] (`fog.carrier_light`).
 pub const BILLBOARD_LIGHT_WORDS: u64 = 8;
@@ -162,8 +166,13 @@ pub struct BrickPool {
     pub atlas_density: Image,
     /// `fog.bricks.atlas_tint` (RGBA8: tint rgb, emissive fraction a).
     pub atlas_tint: Image,
-    /// `fog.bricks.atlas_light` (RGBA16F: the light each voxel scatters toward the camera).
+    /// `fog.bricks.atlas_light` (RGBA16F: the light each voxel scatters toward the camera from
+    /// every light but the sun, and the share of the sun's light its shadow map and the billboard
+    /// match leave).
     pub atlas_light: Image,
+    /// `fog.bricks.atlas_sun` (R16F: the particle fog's optical depth from each voxel toward the
+    /// sun).
+    pub atlas_sun: Image,
     /// Whether a frame has zeroed the accumulators ([`BrickPool::record_first_clear`]).
     cleared: bool,
     /// Sources the particle pool holds.
@@ -215,10 +224,11 @@ impl BufferSpec {
 }
 
 /// The atlases (the last part of the name, format), in the order of [`BrickPool`]'s fields.
-const ATLASES: [(&str, vk::Format); 3] = [
+const ATLASES: [(&str, vk::Format); 4] = [
     ("atlas_density", vk::Format::R32_SFLOAT),
     ("atlas_tint", vk::Format::R8G8B8A8_UNORM),
     ("atlas_light", vk::Format::R16G16B16A16_SFLOAT),
+    ("atlas_sun", vk::Format::R16_SFLOAT),
 ];
 
 /// An atlas of `bricks` 10³-voxel slots in `format`, written by the resolve or the light pass and
@@ -286,13 +296,13 @@ impl BrickPool {
             atlases.push(gpu.create_image(&atlas_desc(&name(what), format, atlas))?);
         }
         let (Ok(buffers), Ok(atlases)) =
-            (<[Buffer; BUFFERS]>::try_from(buffers), <[Image; 3]>::try_from(atlases))
+            (<[Buffer; BUFFERS]>::try_from(buffers), <[Image; 4]>::try_from(atlases))
         else {
             crate::error::bug("the brick pool's resources are its fields");
         };
         let [constants, page, slot_key, slot_frame, free_list, requests, counters, system_bricks, dispatch, accum_ext, accum_tint, billboard_light, slot_max] =
             buffers;
-        let [atlas_density, atlas_tint, atlas_light] = atlases;
+        let [atlas_density, atlas_tint, atlas_light, atlas_sun] = atlases;
         let mut pool = BrickPool {
             capacity: shape.slots,
             max_requests: shape.max_requests,
@@ -314,6 +324,7 @@ impl BrickPool {
             atlas_density,
             atlas_tint,
             atlas_light,
+            atlas_sun,
             cleared: false,
             max_sources: shape.max_sources,
         };
@@ -343,7 +354,7 @@ impl BrickPool {
             &self.billboard_light,
             &self.slot_max,
         ];
-        let images = [&self.atlas_density, &self.atlas_tint, &self.atlas_light];
+        let images = [&self.atlas_density, &self.atlas_tint, &self.atlas_light, &self.atlas_sun];
         buffers.iter().map(|b| b.allocation_bytes()).sum::<u64>()
             + images.iter().map(|i| i.allocation_bytes()).sum::<u64>()
     }

@@ -1,6 +1,6 @@
 // Sampling the particle fog's bricks (fog.brick_light, fog.brick_march): the slot of the brick
-// holding a point, atlas coordinates and the extinction summed over the levels (fog::density::Field
-// is the CPU twin). Include after bricks.glsl (BRICKS_SAMPLING_ONLY) and after declaring
+// holding a point, atlas coordinates, the extinction summed over the levels (fog::density::Field
+// is the CPU twin) and the optical depth toward the sun. Include after bricks.glsl (BRICKS_SAMPLING_ONLY) and after declaring
 // `sampler3D atlas_density`; set `used_levels` (bit L: a brick of level L is in use) before use.
 #ifndef BRICK_SAMPLING_GLSL
 #define BRICK_SAMPLING_GLSL
@@ -43,6 +43,31 @@ float extinction_at(vec3 p) {
         }
     }
     return e;
+}
+
+// Segments of the sun's self-shadow ray (sun_self_depth).
+const int SUN_DEPTH_SEGMENTS = 7;
+
+// The extinction sun_self_depth integrates: the bricks' (extinction_at), unless the includer
+// defines SUN_RAY_EXTINCTION as a function of its own (declared before the include).
+#ifndef SUN_RAY_EXTINCTION
+#define SUN_RAY_EXTINCTION extinction_at
+#endif
+
+// The particle fog's optical depth from p toward the sun (unit direction to_sun): SUN_DEPTH_SEGMENTS
+// segments of doubling length from p itself, the first half a voxel long, each sampled at its
+// middle (about 64 voxels in all). fog.brick_light takes it at each atlas voxel, the march at
+// the points where a voxel's interpolated depth is too coarse.
+float sun_self_depth(vec3 p, vec3 to_sun, float voxel) {
+    float tau = 0.0;
+    float d = 0.5 * voxel;
+    float t = 0.0;
+    for (int i = 0; i < SUN_DEPTH_SEGMENTS; ++i) {
+        tau += SUN_RAY_EXTINCTION(p + to_sun * (t + 0.5 * d)) * d;
+        t += d;
+        d *= 2.0;
+    }
+    return tau;
 }
 
 #endif

@@ -19,11 +19,12 @@
 // RenderVKParticleFogBillowSpeed; two copies with phases a half period apart are cross-faded so no
 // copy is advected long enough to stretch.
 //
-// Light: what fog.brick_light left in atlas_light for each voxel (sun with its shadow and the
-// particle fog's own, local lights and projectors, ambient, with the froxel fog's phase), read at
-// the same point as the density and weighted by each level's extinction; scattering albedo = the
-// splatted tint; fullbright carriers add their tint as emission. Each step integrates
-// analytically (Hillaire 2015).
+// Light: what fog.brick_light left in atlas_light for each voxel (ambient, local lights and
+// projectors with the froxel fog's phase; the sun's optical depth through its shadow map and the
+// particle fog's own), read at the same point as the density and weighted by each level's
+// extinction; the sun adds its light with the ray's phase times exp(-depth) of the interpolated
+// depth; scattering albedo = the splatted tint; fullbright carriers add their tint as emission.
+// Each step integrates analytically (Hillaire 2015).
 //
 // Composite with the froxel fog by depth: with S_f(t), T_f(t) the froxel fog's in-scatter and
 // transmittance up to distance t, the pixel becomes
@@ -44,6 +45,9 @@ layout(std140, set = 0, binding = 0) uniform Frame { FrameUniform frame; };
 #define BRICK_SLOT_MAX_BINDING 7
 #include "bricks.glsl"
 layout(set = 0, binding = 8) uniform sampler3D atlas_density;
+// The sun's rays from the march see the density the march sees (through the billow warp).
+float warped_extinction_at(vec3 p);
+#define SUN_RAY_EXTINCTION warped_extinction_at
 #include "brick_sampling.glsl"
 
 layout(local_size_x = 8, local_size_y = 8) in;
@@ -61,6 +65,8 @@ layout(std430, set = 0, binding = 11) readonly buffer Counters { uint counters[]
 // optical depth between them, w the distance to the opaque surface (fog.brick_composite's depth
 // test and the billboards' `cloud` image).
 layout(set = 0, binding = 12, rgba32f) uniform writeonly image2D march_cloud;
+// The particle fog's optical depth from each voxel toward the sun (fog.brick_light).
+layout(set = 0, binding = 13) uniform sampler3D atlas_sun;
 layout(push_constant) uniform Push { FogMarchPush push; };
 
 const float MIN_TRANSMITTANCE = 0.01;
@@ -72,6 +78,8 @@ const float NO_CLOUD = 60000.0;
 const float SKY_DISTANCE = 1.0e30;
 // Steps per voxel of the finest occupied level.
 const float STEPS_PER_VOXEL = 1.0;
+// Steps absorbing more than this share of the light take the sun's depth along their own ray.
+const float DENSE_STEP = 0.1;
 // Displacement of the billow warp at strength 1, in billow periods per unit of the curl modes
 // (fog::march::BILLOW_AMPLITUDE): strong enough to billow, weak enough that the warp stays
 // one-to-one at the sliders' defaults and well beyond.
@@ -127,11 +135,23 @@ vec3 billow_point(vec3 p, out float jacobian) {
     return p + amplitude * (wa * da + (1.0 - wa) * db);
 }
 
+// The extinction the march sees at p: the bricks' read through the billow warp, weighted by its
+// Jacobian.
+float warped_extinction_at(vec3 p) {
+    float jacobian;
+    vec3 q = billow_point(p, jacobian);
+    return extinction_at(q) * jacobian;
+}
+
 struct Sample {
     float extinction;
     vec3 tint;
     float emissive;
     vec3 light;
+    // The share of the sun's light past the shadow map and the billboard match, and the particle
+    // fog's optical depth toward the sun, interpolated from the voxels.
+    float sun_visible;
+    float sun_depth;
 };
 
 // The voxel of the finest level with an occupied brick (allocated, peak above 0) at p, or 0.
@@ -149,7 +169,7 @@ float occupied_voxel(vec3 p) {
 }
 
 Sample sample_at(vec3 p) {
-    Sample s = Sample(0.0, vec3(0.0), 0.0, vec3(0.0));
+    Sample s = Sample(0.0, vec3(0.0), 0.0, vec3(0.0), 0.0, 0.0);
     float jacobian;
     vec3 q = billow_point(p, jacobian);
     for (int level = 0; level < LEVELS; ++level) {
@@ -166,12 +186,17 @@ Sample sample_at(vec3 p) {
         s.extinction += e;
         s.tint += tint.rgb * e;
         s.emissive += tint.a * e;
-        s.light += textureLod(atlas_light, uvw, 0.0).rgb * e;
+        vec4 light = textureLod(atlas_light, uvw, 0.0);
+        s.light += light.rgb * e;
+        s.sun_visible += light.a * e;
+        s.sun_depth += textureLod(atlas_sun, uvw, 0.0).r * e;
     }
     if (s.extinction > 0.0) {
         s.tint /= s.extinction;
         s.emissive /= s.extinction;
         s.light /= s.extinction;
+        s.sun_visible /= s.extinction;
+        s.sun_depth /= s.extinction;
     }
     return s;
 }
@@ -255,6 +280,12 @@ void main() {
     if (t0 >= t1) {
         return;
     }
+    // The sun's light scattered toward the camera before its transmittance: the phase is the
+    // ray's own (every point on it is seen along dir).
+    float g = froxel_on() ? fog.height_fog.w : 0.0;
+    vec3 sun = frame.sun_dir.w > 0.0
+        ? frame.sun_color.rgb * frame.sun_dir.w * henyey_greenstein(dot(dir, frame.sun_dir.xyz), g)
+        : vec3(0.0);
     float jitter = start_jitter(px, bricks.counts.y);
     float t = t0;
     float transmittance = 1.0;
@@ -281,8 +312,15 @@ void main() {
             vec4 f = froxel_at(uv, t, view_z_per_m);
             result += transmittance * (f.rgb - f_prev.rgb);
             f_prev = f;
-            vec3 source = m.tint * mix(m.light, vec3(1.0), m.emissive);
             float absorbed = 1.0 - exp(-m.extinction * dt);
+            // Where a step absorbs much, the sun's light falls steeply across the voxel and the
+            // interpolated depth is too coarse: its own ray toward the sun.
+            float sun_depth = m.sun_depth;
+            if (absorbed > DENSE_STEP && m.sun_visible > 0.0 && frame.sun_dir.w > 0.0) {
+                sun_depth = sun_self_depth(mid, frame.sun_dir.xyz, voxel);
+            }
+            vec3 light = m.light + sun * m.sun_visible * exp(-sun_depth);
+            vec3 source = m.tint * mix(light, vec3(1.0), m.emissive);
             front = min(front, t);
             back = t + dt;
             tau += m.extinction * dt;

@@ -217,6 +217,7 @@ impl BrickMarchPass {
             Binding::Storage(b.slot_keys(), read),
             Binding::StorageImage(&b.atlas_light, Access::ComputeWrite),
             Binding::Storage(&b.billboard_light, read),
+            Binding::StorageImage(&b.atlas_sun, Access::ComputeWrite),
         ]);
         let per_brick = Groups::Indirect(&b.dispatch, 24);
         rec.compute(LIGHT, &self.light, &light, bytemuck::bytes_of(&push), per_brick);
@@ -234,6 +235,7 @@ impl BrickMarchPass {
             Binding::Sampled(&b.atlas_light, s.linear_clamp, sampled),
             Binding::Storage(&b.counters, read),
             Binding::StorageImage(&self.ray_cloud, Access::ComputeWrite),
+            Binding::Sampled(&b.atlas_sun, s.linear_clamp, sampled),
         ];
         let (width, height) = (self.rays.extent.width, self.rays.extent.height);
         let groups = Groups::Direct([width.div_ceil(TILE), height.div_ceil(TILE), 1]);

@@ -8,9 +8,10 @@
 // or holds almost nothing takes this brick's own, so the march's trilinear tint, which is not
 // weighted by density, does not fade to white and not emissive at the edge of the fog), the
 // brick's peak extinction (slot_max, for the march's empty-space skipping), and for fog.brick_light
-// the billboard match of the brick holding each voxel (atlas_light's alpha: the mass-weighted mean
-// of its carriers' systems' particle_fog::systems::billboard_match, the apron's from its
-// neighbour as the tint's; -1 where no brick holds enough to tell).
+// the billboard match of the brick holding each voxel (atlas_light's alpha, until fog.brick_light
+// replaces it with the sun's optical depth: the mass-weighted mean of its carriers' systems'
+// particle_fog::systems::billboard_match, the apron's from its neighbour as the tint's; -1 where
+// no brick holds enough to tell).
 #include "bricks.glsl"
 layout(local_size_x = 128) in;
 layout(set = 0, binding = 17, rgba16f) uniform writeonly image3D atlas_light;
