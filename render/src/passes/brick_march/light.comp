@@ -15,9 +15,10 @@
 // - atlas_sun: the particle fog's own optical depth from p toward the sun (self-shadowing,
 //   sun_self_depth in brick_sampling.glsl).
 // The march adds the sun's light with its ray's phase times exp(-depth) of the interpolated depth,
-// or, at steps that absorb much, of the depth along the step's own ray toward the sun: in a dense
-// cloud the sun's light falls by e within centimetres, far faster than across a voxel. Bricks
-// whose peak extinction is 0 are skipped (the march weights the light by extinction).
+// or, at a ray's first steps that absorb much, of the depth along the step's own ray toward the
+// sun: in a dense cloud the sun's light falls by e within centimetres, far faster than across a
+// voxel. Bricks whose peak extinction is 0 are skipped (the march weights the light by
+// extinction).
 //
 // Toward RenderVKParticleFogRange the light is eased to the billboards' by the billboard match of
 // the systems in the voxel's brick (fog.brick_resolve leaves it in atlas_light's alpha, which this

@@ -19,12 +19,13 @@
 // RenderVKParticleFogBillowSpeed; two copies with phases a half period apart are cross-faded so no
 // copy is advected long enough to stretch.
 //
-// Light: what fog.brick_light left in atlas_light for each voxel (ambient, local lights and
-// projectors with the froxel fog's phase; the sun's optical depth through its shadow map and the
-// particle fog's own), read at the same point as the density and weighted by each level's
-// extinction; the sun adds its light with the ray's phase times exp(-depth) of the interpolated
-// depth; scattering albedo = the splatted tint; fullbright carriers add their tint as emission.
-// Each step integrates analytically (Hillaire 2015).
+// Light: what fog.brick_light left for each voxel (ambient, local lights and projectors with the
+// froxel fog's phase; the sun's share past its shadow map; the particle fog's optical depth toward
+// the sun), read at the same point as the density and weighted by each level's extinction; the
+// sun adds its light with the ray's phase times exp(-depth), the depth interpolated, or at the
+// ray's first MAX_SUN_RAYS steps absorbing over DENSE_STEP taken along the step's own ray toward
+// the sun through the billow warp; scattering albedo = the splatted tint; fullbright carriers add
+// their tint as emission. Each step integrates analytically (Hillaire 2015).
 //
 // Composite with the froxel fog by depth: with S_f(t), T_f(t) the froxel fog's in-scatter and
 // transmittance up to distance t, the pixel becomes
@@ -80,6 +81,9 @@ const float SKY_DISTANCE = 1.0e30;
 const float STEPS_PER_VOXEL = 1.0;
 // Steps absorbing more than this share of the light take the sun's depth along their own ray.
 const float DENSE_STEP = 0.1;
+// At most this many steps of a ray take their own ray toward the sun (the nearest dense ones,
+// which carry most of what the ray adds); the rest read the interpolated depth.
+const int MAX_SUN_RAYS = 2;
 // Displacement of the billow warp at strength 1, in billow periods per unit of the curl modes
 // (fog::march::BILLOW_AMPLITUDE): strong enough to billow, weak enough that the warp stays
 // one-to-one at the sliders' defaults and well beyond.
@@ -295,6 +299,7 @@ void main() {
     float front = NO_CLOUD;
     float back = NO_CLOUD;
     float tau = 0.0;
+    int sun_rays = 0;
     for (int i = 0; i < MAX_STEPS && t < t1 && transmittance > MIN_TRANSMITTANCE; ++i) {
         vec3 p = cam + dir * t;
         float voxel = occupied_voxel(p);
@@ -316,7 +321,8 @@ void main() {
             // Where a step absorbs much, the sun's light falls steeply across the voxel and the
             // interpolated depth is too coarse: its own ray toward the sun.
             float sun_depth = m.sun_depth;
-            if (absorbed > DENSE_STEP && m.sun_visible > 0.0 && frame.sun_dir.w > 0.0) {
+            if (absorbed > DENSE_STEP && sun_rays < MAX_SUN_RAYS && m.sun_visible > 0.0 && frame.sun_dir.w > 0.0) {
+                ++sun_rays;
                 sun_depth = sun_self_depth(mid, frame.sun_dir.xyz, voxel);
             }
             vec3 light = m.light + sun * m.sun_visible * exp(-sun_depth);
