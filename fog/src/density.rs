@@ -7,15 +7,15 @@
 //! level), summed over the levels.
 //!
 //! [`export_grid`] resamples the field on one regular grid for other tools (Mitsuba's `.vol`,
-//! [`write_mitsuba_vol`]): cell edge the finest voxel present, doubled until no side exceeds
-//! [`MAX_EXPORT_CELLS`], aligned to the world grid, covering every allocated brick plus a margin
-//! of empty cells. Sampling a trilinear field at cell centres of an aligned grid no coarser than
-//! its voxels integrates it exactly (the midpoint rule is exact on each multilinear piece), so the
-//! grid's integral is the splatted mass. A field read through a warp (the march's billows,
-//! `fog::march::Billow::extinction_at`) is not multilinear on the cells; each cell then
-//! holds the mean over sub-cells (the midpoint rule on halves keeps the unwarped field exact and
-//! brings the warped one's integral within 0.2 % of its mass on the showcase scenes, where
-//! centres alone missed it by 1 %).
+//! [`write_mitsuba_vol`]): cell edge the finest voxel present (half of it for a warped field,
+//! below), doubled until no side exceeds [`MAX_EXPORT_CELLS`], aligned to the world grid, covering
+//! every allocated brick plus a margin of empty cells. Sampling a trilinear field at cell centres
+//! of an aligned grid no coarser than its voxels integrates it exactly (the midpoint rule is exact
+//! on each multilinear piece), so the grid's integral is the splatted mass. A field read through a
+//! warp (the march's billows, `fog::march::Billow::extinction_at`) is not multilinear on the
+//! cells: its cells are half a voxel, each the mean over sub-cells, so that its integral keeps the
+//! mass (centres alone missed it by 1 %) and the warp's folds, which the march reads at every
+//! step, survive in the grid (a dense cloud's single scattering depends on them).
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -152,18 +152,20 @@ impl Grid {
     }
 }
 
-/// Resamples `field` through `sample` on the export grid (module docs), grown by `margin_m` on
-/// every side (how far `sample` may move density, e.g. the billow warp); each cell holds the
-/// mean of `sample` at the centres of its `sub`³ sub-cells (1: its centre); `None` without bricks.
+/// Resamples `field` through `sample` on the export grid (module docs) of `per_voxel` cells per
+/// finest voxel along each axis (1 for the field itself; 2 while a warp moves it), grown by
+/// `margin_m` on every side (how far `sample` may move density, e.g. the billow warp); each cell
+/// holds the mean of `sample` at the centres of its `sub`³ sub-cells (1: its centre); `None`
+/// without bricks.
 pub fn export_grid(
     field: &Field,
     margin_m: f32,
-    sub: u32,
+    (per_voxel, sub): (u32, u32),
     sample: impl Fn(Vec3) -> f32 + Sync,
 ) -> Option<Grid> {
     let (lo, hi) = field.bounds()?;
     let (lo, hi) = (lo - Vec3::splat(margin_m.max(0.0)), hi + Vec3::splat(margin_m.max(0.0)));
-    let mut cell = bricks::level_voxel_m(field.voxel_size_m, field.finest_level()?);
+    let mut cell = bricks::level_voxel_m(field.voxel_size_m, field.finest_level()?) / per_voxel.max(1) as f32;
     let (origin, dims) = loop {
         let o = ((lo / cell).floor() - Vec3::splat(EXPORT_MARGIN_CELLS as f32)) * cell;
         let e = ((hi / cell).ceil() + Vec3::splat(EXPORT_MARGIN_CELLS as f32)) * cell;

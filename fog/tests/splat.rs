@@ -84,7 +84,7 @@ fn the_exported_grid_integrates_to_the_mass_with_its_centroid_on_the_carriers() 
         let layout = BrickLayout::new(voxel, camera);
         let s = splat(&cs, &layout, camera, 11);
         let field = Field::from_accum(voxel, &s.bricks);
-        let grid = export_grid(&field, 0.0, 1, |p| field.extinction_at(p)).expect("bricks");
+        let grid = export_grid(&field, 0.0, (1, 1), |p| field.extinction_at(p)).expect("bricks");
         let want = expected_mass(&cs);
         let got = grid.integral_m2();
         assert!(relative(got, want) < 0.005, "voxel {voxel}: grid {got} vs carriers {want}");
@@ -104,7 +104,7 @@ fn kernels_across_a_level_boundary_keep_their_mass() {
     let s = splat(&cs, &BrickLayout::new(voxel, camera), camera, 0);
     assert!(s.counts.units[0] > 0 && s.counts.units[1] > 0, "both levels used: {:?}", s.counts.units);
     let field = Field::from_accum(voxel, &s.bricks);
-    let grid = export_grid(&field, 0.0, 1, |p| field.extinction_at(p)).expect("bricks");
+    let grid = export_grid(&field, 0.0, (1, 1), |p| field.extinction_at(p)).expect("bricks");
     assert!(relative(grid.integral_m2(), expected_mass(&cs)) < 0.005);
 }
 

@@ -137,10 +137,9 @@ fn mitsuba_renders_the_exported_surfaces_as_this_renderer_does() {
 }
 
 /// The particle fog's single scattering against Mitsuba's (`--fog`, `max_depth` 2):
-/// `scenes/sunlit_cloud.toml`, a dense white cloud lit by the sun alone, billows off (with them on,
-/// the export averages the warp into cells of a voxel, render/README.md "Against Mitsuba 3"),
-/// compared as sums over 8 x 8 pixels, where Mitsuba's noise at 2 x 128 samples a pixel is under
-/// a tenth of the bound.
+/// `scenes/sunlit_cloud.toml`, a dense white cloud lit by the sun alone, its billows on, compared as
+/// sums over 8 x 8 pixels, where Mitsuba's noise at 2 x 128 samples a pixel is under a tenth of
+/// the bound.
 #[test]
 fn mitsuba_scatters_the_sun_in_the_particle_fog_as_this_renderer_does() {
     const FOG_BOUND: f64 = 0.10;
@@ -150,7 +149,6 @@ fn mitsuba_scatters_the_sun_in_the_particle_fog_as_this_renderer_does() {
         .arg("render")
         .arg(repo().join("scenes/sunlit_cloud.toml"))
         .args(["--validation", "--size", "160x90", "--warmup", "300"])
-        .args(["--set", "RenderVKParticleFogBillow=0"])
         .args(["--out", d.join("out").to_str().expect("utf-8")])
         .args(["--export-mitsuba", export.to_str().expect("utf-8")])
         .output()

@@ -133,10 +133,12 @@ pub fn file_names(scene: &str) -> [String; 3] {
 /// ([`Billow::extinction_at`]: the field read through the warp, weighted by its Jacobian), grown
 /// by the warp's largest displacement; `None` without bricks.
 pub fn march_grid(field: &Field, billow: &Billow) -> Option<Grid> {
-    let sub = if billow.strength > 0.0 { WARPED_SUBCELLS } else { 1 };
-    export_grid(field, billow.max_displacement_m(), sub, |p| billow.extinction_at(field, p))
+    let cells = if billow.strength > 0.0 { (WARPED_CELLS_PER_VOXEL, WARPED_SUBCELLS) } else { (1, 1) };
+    export_grid(field, billow.max_displacement_m(), cells, |p| billow.extinction_at(field, p))
 }
 
+/// Export cells per finest voxel along each axis while the billows warp the field (module docs).
+pub const WARPED_CELLS_PER_VOXEL: u32 = 2;
 /// Sub-cells per axis each export cell averages while the billows warp the field (module docs).
 pub const WARPED_SUBCELLS: u32 = 2;
 
