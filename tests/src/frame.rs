@@ -55,14 +55,14 @@ impl Frame {
         let (w, h) = (self.width as i64, self.height as i64);
         let (cx, cy) = ((uv.x * w as f32) as i64, (uv.y * h as f32) as i64);
         let r = i64::from(r);
-        let mut sum = 0.0;
+        let (mut sum, mut n) = (0.0, 0);
         for y in (cy - r).max(0)..=(cy + r).min(h - 1) {
             for x in (cx - r).max(0)..=(cx + r).min(w - 1) {
                 let px = self.hdr[(y * w + x) as usize];
                 sum += (px[0] + px[1] + px[2]) / 3.0;
+                n += 1;
             }
         }
-        let n = ((cy + r).min(h - 1) - (cy - r).max(0) + 1) * ((cx + r).min(w - 1) - (cx - r).max(0) + 1);
         sum / n as f32
     }
 }

@@ -1,7 +1,8 @@
 // Sampling the particle fog's bricks (fog.brick_light, fog.brick_march): the slot of the brick
 // holding a point, atlas coordinates, the extinction summed over the levels (fog::density::Field
-// is the CPU twin) and the optical depth toward the sun. Include after bricks.glsl (BRICKS_SAMPLING_ONLY) and after declaring
-// `sampler3D atlas_density`; set `used_levels` (bit L: a brick of level L is in use) before use.
+// is the CPU twin) and the optical depth toward the sun. Include after bricks.glsl
+// (BRICKS_SAMPLING_ONLY) and after declaring `sampler3D atlas_density`; set `used_levels` (bit L:
+// a brick of level L is in use) before use.
 #ifndef BRICK_SAMPLING_GLSL
 #define BRICK_SAMPLING_GLSL
 

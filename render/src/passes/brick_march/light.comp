@@ -158,6 +158,7 @@ void main() {
         }
         if (isnan(sun) || isnan(self_depth)) {
             sun = 0.0;
+            self_depth = 0.0;
         }
         imageStore(atlas_light, texel, vec4(min(lit, vec3(60000.0)), clamp(sun, 0.0, 1.0)));
         imageStore(atlas_sun, texel, vec4(min(self_depth, 60000.0)));

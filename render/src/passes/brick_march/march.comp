@@ -321,7 +321,8 @@ void main() {
             // Where a step absorbs much, the sun's light falls steeply across the voxel and the
             // interpolated depth is too coarse: its own ray toward the sun.
             float sun_depth = m.sun_depth;
-            if (absorbed > DENSE_STEP && sun_rays < MAX_SUN_RAYS && m.sun_visible > 0.0 && frame.sun_dir.w > 0.0) {
+            bool sunlit = m.sun_visible > 0.0 && frame.sun_dir.w > 0.0;
+            if (sunlit && absorbed > DENSE_STEP && sun_rays < MAX_SUN_RAYS) {
                 ++sun_rays;
                 sun_depth = sun_self_depth(mid, frame.sun_dir.xyz, voxel);
             }
